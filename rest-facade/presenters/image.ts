@@ -1,0 +1,21 @@
+/** Image representation (§4.2.3). */
+import type { JsonObject, RestImageFragment } from './types.ts';
+import { isEmptyValue } from './util.ts';
+
+/**
+ * `false` when there is no image; otherwise `url`, `id`, `extension` merged with the attachment
+ * metadata (`width`, `height`, `filesize`, `sizes`), empty members dropped.
+ */
+export function presentImage(image: RestImageFragment | null | undefined): JsonObject | false {
+  if (!image || !image.url) return false;
+  const out: JsonObject = { url: image.url, id: image.databaseId, extension: image.extension };
+  const meta: Array<[string, unknown]> = [
+    ['width', image.width],
+    ['height', image.height],
+    ['filesize', image.filesize],
+    ['sizes', image.sizes],
+  ];
+  for (const [k, v] of meta) if (!isEmptyValue(v)) out[k] = v;
+  for (const k of ['url', 'extension'] as const) if (isEmptyValue(out[k])) delete out[k];
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * schema.org JSON-LD of events, venues and organizers (§4.6). Strings taken from post fields go
+ * through `esc_js` like TEC's `Tribe__JSON_LD__Abstract` (HTML-escaped, `\n` shown as two
+ * characters).
+ */
+import type { JsonObject, RestEventFragment, RestOrganizerFragment, RestPostFields, RestVenueFragment } from './types.ts';
+import { escJs, isoWithOffset } from './util.ts';
+
+const EXCERPT_WORDS = 55;
+const EXCERPT_MORE = ' [&hellip;]';
+
+/** Strip tags the way `wp_strip_all_tags` does (script/style bodies included). */
+function stripAllTags(html: string): string {
+  return html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
+}
+
+/**
+ * `tribe_events_get_the_excerpt()` from the rendered fields: the manual excerpt when there is one,
+ * else the content cut to 55 words without markup; `wpautop`ed (hence the trailing newline).
+ */
+export function jsonLdDescription(node: Pick<RestPostFields, 'description' | 'excerpt'>): string {
+  const excerpt = (node.excerpt ?? '').trim();
+  if (excerpt) return `${excerpt}\n`;
+  const words = stripAllTags(node.description ?? '')
+    .split(/[\n\r\t ]+/)
+    .filter(Boolean);
+  if (!words.length) return '';
+  const text = words.length > EXCERPT_WORDS ? words.slice(0, EXCERPT_WORDS).join(' ') + EXCERPT_MORE : words.join(' ');
+  return `<p>${text}</p>\n`;
+}
+
+function base(type: string, name: string, node: RestPostFields): JsonObject {
+  const out: JsonObject = { '@type': type, name: escJs(name), description: escJs(jsonLdDescription(node)) };
+  if (node.image?.url) out.image = node.image.url;
+  return out;
+}
+
+/** `addressRegion`: the state for US venues, else the province; the stored state/province as a fallback. */
+function region(v: RestVenueFragment): string {
+  const us = v.country === 'United States' || v.country === 'US' || v.country === 'USA';
+  return (us ? v.state : v.province) || v.stateprovince || v.state || v.province || '';
+}
+
+/** Venue JSON-LD (`Place`, no `@context`). */
+export function venueJsonLd(v: RestVenueFragment): JsonObject {
+  const out = base('Place', v.name, v);
+  out.url = '';
+  const address: JsonObject = { '@type': 'PostalAddress' };
+  const parts: Array<[string, string]> = [
+    ['streetAddress', v.address],
+    ['addressLocality', v.city],
+    ['addressRegion', region(v)],
+    ['postalCode', v.zip],
+    ['addressCountry', v.country],
+  ];
+  for (const [k, val] of parts) if (val) address[k] = val;
+  out.address = address;
+  if (v.latitude && v.longitude) out.geo = { '@type': 'GeoCoordinates', latitude: v.latitude, longitude: v.longitude };
+  out.telephone = v.phone ?? '';
+  out.sameAs = v.website ?? '';
+  return out;
+}
+
+/** Organizer JSON-LD (`Person`, no `@context`). REC: the e-mail is not entity-obfuscated. */
+export function organizerJsonLd(o: RestOrganizerFragment): JsonObject {
+  const out = base('Person', o.name, o);
+  out.url = o.website ?? '';
+  out.telephone = o.phone ?? '';
+  out.email = o.email ?? '';
+  out.sameAs = o.website ?? '';
+  return out;
+}
+
+/** `price` of the offer: the lowest number, `"0"` for free; a non-numeric cost as its value. */
+function offerPrice(values: readonly string[]): string {
+  const numbers = values.filter((v) => /^\d+(?:\.\d*)?$|^\.\d+$/.test(v));
+  if (numbers.length) {
+    const min = numbers.reduce((a, b) => (Number(b) < Number(a) ? b : a));
+    return Number(min) === 0 ? '0' : min;
+  }
+  const first = values[0] ?? '';
+  return first.toLowerCase() === 'free' ? '0' : first;
+}
+
+export interface EventJsonLdInput {
+  /** The event's public `url` (already built). */
+  url: string;
+  /** Site default currency code (`priceCurrency` when the event has none). */
+  currencyCode: string;
+  /** JSON-LD of the first venue (`location`), when visible. */
+  location?: JsonObject | null;
+  /** JSON-LD of the first organizer, when visible. */
+  organizer?: JsonObject | null;
+}
+
+/** Event JSON-LD (§4.6). */
+export function eventJsonLd(e: RestEventFragment, input: EventJsonLdInput): JsonObject {
+  const out: JsonObject = { '@context': 'http://schema.org', ...base('Event', e.title, e) };
+  out.url = input.url;
+  out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
+  out.eventStatus = 'https://schema.org/EventScheduled';
+  out.startDate = isoWithOffset(e.startDate, e.startDateUtc);
+  out.endDate = isoWithOffset(e.endDate, e.endDateUtc);
+  if (input.location) out.location = input.location;
+  if (input.organizer) out.organizer = input.organizer;
+  if (e.cost !== '' && e.costValues.length) {
+    out.offers = {
+      '@type': 'Offer',
+      price: offerPrice(e.costValues),
+      priceCurrency: e.currencyCode || input.currencyCode,
+      url: input.url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: `${String(e.date).slice(0, 10)}T00:00:00+00:00`,
+    };
+  }
+  out.performer = 'Organization';
+  return out;
+}

@@ -1,0 +1,199 @@
+/**
+ * Response side of the WordPress REST server: §1.5 headers, §10.1 CORS, §10.3 envelope features
+ * (`_envelope`, `_jsonp`, `_fields`, `_pretty`) and WordPress-style JSON encoding.
+ */
+import type { Context } from 'koa';
+import { WpError, msg } from './errors.ts';
+import type { Caller, TFunction, WpResponse, WpUrls } from './types.ts';
+
+export const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
+export const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+export const NOCACHE_EXPIRES = 'Wed, 11 Jan 1984 05:00:00 GMT';
+export const NOCACHE_CONTROL = 'no-cache, must-revalidate, max-age=0';
+
+/** Build a handler response. */
+export function wpResponse(body: unknown, status = 200, headers?: Record<string, string | number>): WpResponse {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+/**
+ * WordPress `wp_json_encode()` look-alike: `/` escaped as `\/`, non-ASCII as `\uXXXX`
+ * (both only ever occur inside strings). `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
+ */
+export function encodeJson(data: unknown, pretty = false): string {
+  const s = JSON.stringify(data === undefined ? null : data, bigintReplacer, pretty ? 4 : undefined) ?? 'null';
+  return s.replace(/[/\u007f-\uffff]/g, (c) => (c === '/' ? '\\/' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+}
+
+function bigintReplacer(_key: string, v: unknown): unknown {
+  if (typeof v === 'bigint') return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
+  return v;
+}
+
+/** `_jsonp` callback check (§10.3): `^[\w.]+$`. */
+export function isValidJsonpCallback(cb: unknown): cb is string {
+  return typeof cb === 'string' && /^[A-Za-z0-9_.]+$/.test(cb);
+}
+
+/** The `rest_callback_invalid` body (`{code, message}` only, no data). */
+export function jsonpInvalidBody(t: TFunction): Record<string, unknown> {
+  return { code: 'rest_callback_invalid', message: t('error.rest_callback_invalid') };
+}
+
+/* ---------------------------------------------------------------- _fields */
+
+type FieldTree = Map<string, FieldTree | true>;
+
+/** `wp_parse_list()` + dotted paths → a mask tree; a shorter path wins over its longer forms. */
+export function parseFieldsParam(v: unknown): FieldTree | null {
+  let list: string[] = [];
+  if (typeof v === 'string') list = v.split(/[\s,]+/);
+  else if (Array.isArray(v)) list = v.filter((x): x is string => typeof x === 'string').flatMap((x) => x.split(/[\s,]+/));
+  else return null;
+  list = list.map((s) => s.trim()).filter(Boolean);
+  if (!list.length) return null;
+  const root: FieldTree = new Map();
+  for (const path of list) {
+    const parts = path.split('.');
+    let node = root;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as string;
+      const last = i === parts.length - 1;
+      const cur = node.get(p);
+      if (cur === true) break;
+      if (last) {
+        node.set(p, true);
+        break;
+      }
+      if (cur instanceof Map) node = cur;
+      else {
+        const child: FieldTree = new Map();
+        node.set(p, child);
+        node = child;
+      }
+    }
+  }
+  return root;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+function maskObject(obj: Record<string, unknown>, tree: FieldTree): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const m = tree.get(k);
+    if (m === undefined) continue;
+    if (m === true) out[k] = v;
+    else if (isPlainObject(v)) out[k] = maskObject(v, m);
+    else if (Array.isArray(v)) out[k] = v.map((x) => (isPlainObject(x) ? maskObject(x, m) : x));
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** WordPress `rest_filter_response_fields()`: keep only the listed (dotted = nested) keys. */
+export function filterFields(data: unknown, fieldsParam: unknown): unknown {
+  const tree = parseFieldsParam(fieldsParam);
+  if (!tree) return data;
+  if (Array.isArray(data)) return data.map((x) => (isPlainObject(x) ? maskObject(x, tree) : x));
+  if (isPlainObject(data)) return maskObject(data, tree);
+  return data;
+}
+
+/* ---------------------------------------------------------------- headers */
+
+export interface SendOptions {
+  urls: WpUrls;
+  t: TFunction;
+  user: Caller;
+  /** HTTP method on the wire. */
+  httpMethod: string;
+  /** Allowed methods of the matched route (undefined = no route matched → no `Allow`). */
+  allow?: string[];
+  /** Raw query (for `_envelope`, `_jsonp`, `_pretty`). */
+  query: Record<string, unknown>;
+  /** `_fields` value (any parameter source). */
+  fields?: unknown;
+}
+
+/** §1.5 + §10.1 headers, in WordPress order. */
+export function setStandardHeaders(ctx: Context, o: SendOptions, jsonp: boolean, extra: Record<string, string> = {}): void {
+  ctx.set('Content-Type', `${jsonp ? 'application/javascript' : 'application/json'}; charset=UTF-8`);
+  ctx.set('X-Robots-Tag', 'noindex');
+  ctx.set('Link', `<${o.urls.restRoot}>; rel="https://api.w.org/"`);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+  ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
+  for (const [k, v] of Object.entries(extra)) ctx.set(k, v);
+  const origin = ctx.get('Origin');
+  if (origin) {
+    const safe = /^[\x21-\x7e]+$/.test(origin) ? origin : 'null';
+    ctx.set('Access-Control-Allow-Origin', safe);
+    ctx.set('Access-Control-Allow-Methods', CORS_METHODS);
+    ctx.set('Access-Control-Allow-Credentials', 'true');
+    ctx.vary('Origin');
+  } else if ((o.httpMethod === 'GET' || o.httpMethod === 'HEAD') && o.user.anonymous) {
+    ctx.vary('Origin');
+  }
+  if (!o.user.anonymous) {
+    ctx.set('Expires', NOCACHE_EXPIRES);
+    ctx.set('Cache-Control', NOCACHE_CONTROL);
+  }
+}
+
+/** Write a handler result or an error to the Koa context with every WordPress envelope feature applied. */
+export function sendWp(ctx: Context, result: WpResponse | WpError, o: SendOptions): void {
+  const q = o.query;
+  const jsonp = q._jsonp !== undefined;
+  const pretty = q._pretty !== undefined;
+  const envelope = q._envelope !== undefined;
+
+  if (jsonp && !isValidJsonpCallback(q._jsonp)) {
+    const text = encodeJson(jsonpInvalidBody(o.t), pretty);
+    setStandardHeaders(ctx, o, jsonp);
+    writeBody(ctx, 400, text, null);
+    return;
+  }
+
+  let status: number;
+  let data: unknown;
+  const headers: Record<string, string> = {};
+  if (result instanceof WpError) {
+    status = result.status;
+    data = result.toBody(o.t);
+  } else {
+    status = result.status ?? 200;
+    data = result.body;
+    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+    if (status < 400 && o.fields !== undefined) data = filterFields(data, o.fields);
+  }
+  if (o.allow) headers.Allow = o.allow.join(', ');
+  const callback = jsonp ? (q._jsonp as string) : null;
+
+  if (envelope) {
+    // Encode first: an unencodable body must not leave half-set headers behind.
+    const text = encodeJson({ body: data, status, headers: Object.keys(headers).length ? headers : [] }, pretty);
+    setStandardHeaders(ctx, o, jsonp);
+    writeBody(ctx, 200, text, callback);
+    return;
+  }
+  const text = encodeJson(data, pretty);
+  // Handler headers may not override the protocol headers; `Allow` goes in WordPress's position.
+  const { Allow, ...rest } = headers;
+  setStandardHeaders(ctx, o, jsonp, Allow !== undefined ? { Allow } : {});
+  for (const [k, v] of Object.entries(rest)) if (!/^content-type$/i.test(k)) ctx.set(k, v);
+  writeBody(ctx, status, text, callback);
+}
+
+function writeBody(ctx: Context, status: number, json: string, jsonp: string | null): void {
+  ctx.status = status;
+  ctx.body = jsonp ? `/**/${jsonp}(${json})` : json;
+}
+
+/** Error used for a body larger than the limit (not a WordPress code: WP leaves this to PHP/nginx). */
+export function payloadTooLarge(limit: number): WpError {
+  return new WpError('rest_payload_too_large', msg('error.rest_payload_too_large'), { status: 413, max_bytes: limit });
+}

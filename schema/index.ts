@@ -1,0 +1,11 @@
+import { builder } from './builder.ts';
+import './errors.ts';
+import './types/common.ts';
+import './types/user.ts';
+import './types/event-category.ts';
+import './types/event-tag.ts';
+import './types/venue.ts';
+import './types/organizer.ts';
+import './types/event.ts';
+
+export const schema = builder.toSchema({ sortSchema: false });

@@ -1,0 +1,30 @@
+import { builder } from '../builder.ts';
+import { PostStatusEnum } from '../types/common.ts';
+
+export const EventFilterInput = builder.inputType('EventFilter', {
+  description:
+    'Filters of the event list (contract §5.4/§5.5). Date texts accept what PHP strtotime accepts. Without any date bound the default window applies (from the start of yesterday, site time, to 24 months ahead); any relative bound (startsBefore…) drops the defaults; `include` applies no date bound.',
+  fields: (t) => ({
+    startDate: t.string({ description: 'Events starting on/after (whole day unless strictDates).' }),
+    endDate: t.string({ description: 'Events ending on/before.' }),
+    startsBefore: t.string(),
+    startsAfter: t.string(),
+    endsBefore: t.string(),
+    endsAfter: t.string(),
+    strictDates: t.boolean({ description: 'Compare exact instants instead of whole days.' }),
+    defaultWindow: t.boolean({ description: 'Apply the default date window when no bound is given (default true).' }),
+    search: t.string({ description: 'Keyword search in title, excerpt and body; "quoted phrases", -excluded words.' }),
+    categories: t.stringList({ description: 'Category IDs or slugs; an event in a descendant matches too.' }),
+    tags: t.stringList({ description: 'Tag IDs or slugs.' }),
+    venues: t.intList(),
+    organizers: t.intList(),
+    featured: t.boolean(),
+    statuses: t.field({ type: [PostStatusEnum], description: 'Never widens what the caller may see.' }),
+    include: t.intList({ description: 'Only these event IDs (ordered by publication date).' }),
+    postParent: t.int(),
+    geoloc: t.boolean({ description: 'With geolocLat/geolocLng: venues within 25 miles.' }),
+    geolocLat: t.float(),
+    geolocLng: t.float(),
+    ticketed: t.boolean({ description: 'No ticketing module: true is refused, false filters nothing.' }),
+  }),
+});

@@ -1,0 +1,46 @@
+import type { LinkedPostInput } from '../../src/services/linked-posts.ts';
+import { builder } from '../builder.ts';
+import { PostStatusEnum } from '../types/common.ts';
+
+type Fields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
+const common = (t: Fields) => ({
+  description: t.string(),
+  status: t.field({ type: PostStatusEnum }),
+  authorId: t.int(),
+  date: t.string({ description: 'Publication date, site time.' }),
+  dateUtc: t.string(),
+  image: t.string({ description: 'Image attachment ID or URL; "" clears.' }),
+  phone: t.string(),
+  website: t.string(),
+});
+
+const venueFields = (t: Fields) => ({
+  ...common(t),
+  address: t.string(),
+  city: t.string(),
+  country: t.string(),
+  province: t.string(),
+  state: t.string(),
+  stateprovince: t.string({ description: 'Derived from state/province/country when not given.' }),
+  zip: t.string(),
+  latitude: t.float(),
+  longitude: t.float(),
+  showMap: t.boolean(),
+  showMapLink: t.boolean(),
+});
+
+export const CreateVenueInput = builder.inputType('CreateVenueInput', {
+  fields: (t) => ({ name: t.string({ required: true }), ...venueFields(t) }),
+});
+export const UpdateVenueInput = builder.inputType('UpdateVenueInput', {
+  fields: (t) => ({ name: t.string(), ...venueFields(t) }),
+});
+export const CreateOrganizerInput = builder.inputType('CreateOrganizerInput', {
+  fields: (t) => ({ name: t.string({ required: true }), ...common(t), email: t.string() }),
+});
+export const UpdateOrganizerInput = builder.inputType('UpdateOrganizerInput', {
+  fields: (t) => ({ name: t.string(), ...common(t), email: t.string() }),
+});
+
+export const toLinkedPostInput = (input: Record<string, unknown>): LinkedPostInput => input as LinkedPostInput;

@@ -1,0 +1,93 @@
+import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
+import type { Context } from '../src/context.ts';
+import { ValidationError } from '../src/domain/errors.ts';
+
+export interface PageArgs {
+  page?: number | null;
+  perPage?: number | null;
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+const MAX_PAGE = 2 ** 31 - 1;
+
+/**
+ * One window over a list, from either page/perPage (what REST speaks; perPage capped at the site's
+ * maximum, contract §10.4) or Relay's first/after/last/before.
+ */
+export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limit: number; page: number; perPage: number } {
+  const max = ctx.settings.maxPerPage;
+  if (args.page !== undefined && args.page !== null && (args.page < 1 || args.page > MAX_PAGE)) {
+    throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
+  }
+  if (args.perPage !== undefined && args.perPage !== null && args.perPage < 1) {
+    throw new ValidationError('per_page must be a positive integer.', 'per_page', 'INVALID_PER_PAGE');
+  }
+  const relay = args.first != null || args.after != null || args.last != null || args.before != null;
+  if (!relay) {
+    const perPage = Math.min(args.perPage ?? ctx.settings.postsPerPage, max);
+    const page = args.page ?? 1;
+    return { offset: (page - 1) * perPage, limit: perPage, page, perPage };
+  }
+  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new ValidationError('first/last must not be negative.', 'first', 'INVALID_PAGE');
+  let start = args.after ? cursorToOffset(args.after) + 1 : 0;
+  let end = args.before ? cursorToOffset(args.before) : Number.MAX_SAFE_INTEGER;
+  if (args.first != null) end = Math.min(end, start + Math.min(args.first, max));
+  if (args.last != null) start = Math.max(start, (end === Number.MAX_SAFE_INTEGER ? start + max : end) - Math.min(args.last, max));
+  const limit = Math.min(end - start, max);
+  return { offset: start, limit, page: Math.floor(start / Math.max(limit, 1)) + 1, perPage: limit };
+}
+
+export interface ListPage<T> {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+  page: number;
+  perPage: number;
+  totalPages: number;
+}
+
+/** Runs the page query and the count together and shapes a Relay connection with page numbers. */
+export async function listPage<T>(
+  window: { offset: number; limit: number; page: number; perPage: number },
+  fetch: (skip: number, take: number) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<ListPage<T>> {
+  const [items, totalCount] = await Promise.all([fetch(window.offset, window.limit), count()]);
+  const edges = items.map((node, i) => ({ cursor: offsetToCursor(window.offset + i), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: window.offset + items.length < totalCount,
+      hasPreviousPage: window.offset > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+    totalCount,
+    page: window.page,
+    perPage: window.perPage,
+    totalPages: window.perPage ? Math.ceil(totalCount / window.perPage) : 0,
+  };
+}
+
+/** Fields every list connection carries next to Relay's edges/pageInfo. */
+export function pageConnectionFields(c: { int: (o: { description: string; resolve: (p: any) => number }) => unknown }) {
+  return {
+    totalCount: c.int({ description: 'Matching records over all pages.', resolve: (p: ListPage<unknown>) => p.totalCount }),
+    page: c.int({ description: 'This page number (1-based).', resolve: (p: ListPage<unknown>) => p.page }),
+    perPage: c.int({ description: 'Page size after capping.', resolve: (p: ListPage<unknown>) => p.perPage }),
+    totalPages: c.int({ description: 'ceil(totalCount / perPage); 0 when empty.', resolve: (p: ListPage<unknown>) => p.totalPages }),
+  } as Record<'totalCount' | 'page' | 'perPage' | 'totalPages', never>;
+}
+
+export const pageArgDescriptions = {
+  page: { description: 'Page number (1-based), with perPage.' },
+  perPage: { description: 'Page size, capped at the site maximum (50 by default).' },
+};
+
+export const pageArgFields = (arg: { int: (o: object) => unknown }) => ({
+  page: arg.int(pageArgDescriptions.page) as never,
+  perPage: arg.int(pageArgDescriptions.perPage) as never,
+});

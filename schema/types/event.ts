@@ -1,0 +1,232 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
+import { timezoneAbbr } from '../../src/domain/timezone.ts';
+import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
+import { buildEventListQuery } from '../../src/services/event-list.ts';
+import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
+import { locateReadablePost } from '../../src/services/posts.ts';
+import { isLocked, readableWhere, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { builder } from '../builder.ts';
+import { readErrors, writeErrors } from '../errors.ts';
+import { EventFilterInput } from '../inputs/event-filter.ts';
+import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
+import { listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
+import { EventCategoryRef } from './event-category.ts';
+import { EventTagRef } from './event-tag.ts';
+import { OrganizerRef } from './organizer.ts';
+import { VenueRef } from './venue.ts';
+
+export const EventRef = builder.prismaNode('Event', {
+  description: 'A calendar event.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'Numeric post ID (shared ID space with venues, organizers, images).' }),
+    authorId: t.exposeInt('authorId', { nullable: true }),
+    status: t.expose('status', { type: PostStatusEnum }),
+    slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed events end in `__trashed`.' }),
+    title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
+    titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
+    description: t.string({ description: 'Body rendered as HTML (auto-paragraphs).', resolve: (e) => renderContent(e.content) }),
+    descriptionRaw: t.exposeString('content', { description: 'Body as stored.' }),
+    excerpt: t.string({ description: 'Manual excerpt rendered as HTML; empty when none.', resolve: (e) => renderExcerpt(e.excerpt) }),
+    excerptRaw: t.exposeString('excerpt'),
+    hasPassword: t.boolean({ resolve: (e) => e.password !== '' }),
+    locked: t.boolean({
+      description: 'Password-protected and not unlocked by this request: content must not be shown.',
+      resolve: (e, _a, ctx) => isLocked(ctx, e),
+    }),
+    date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (e) => wallClock(e.dateLocal) }),
+    dateUtc: t.string({
+      nullable: true,
+      description: 'Publication date in UTC; null for drafts never published.',
+      resolve: (e) => (e.dateUtc ? wallClock(e.dateUtc) : null),
+    }),
+    modified: t.string({ resolve: (e) => wallClock(e.modifiedLocal) }),
+    modifiedUtc: t.string({ resolve: (e) => wallClock(e.modifiedUtc) }),
+    publishedAt: t.expose('dateUtc', { type: 'DateTime', nullable: true }),
+    modifiedAt: t.expose('modifiedUtc', { type: 'DateTime' }),
+    startDate: t.string({ description: 'Start, event-local wall clock.', resolve: (e) => wallClock(e.startLocal) }),
+    endDate: t.string({ description: 'End, event-local wall clock.', resolve: (e) => wallClock(e.endLocal) }),
+    startDateUtc: t.string({ resolve: (e) => wallClock(e.startUtc) }),
+    endDateUtc: t.string({ resolve: (e) => wallClock(e.endUtc) }),
+    startsAt: t.expose('startUtc', { type: 'DateTime', description: 'Start instant.' }),
+    endsAt: t.expose('endUtc', { type: 'DateTime', description: 'End instant.' }),
+    allDay: t.exposeBoolean('allDay'),
+    timezone: t.exposeString('timezone', { description: 'IANA zone or `UTC±h` label.' }),
+    timezoneAbbr: t.string({ resolve: (e) => timezoneAbbr(e.timezone, wallClock(e.startLocal)) }),
+    cost: t.string({
+      description: 'Formatted cost (`$15 – $25`, `Free`), empty when none.',
+      resolve: (e, _a, ctx) =>
+        formatCost(e.cost, {
+          currencySymbol: e.currencySymbol,
+          currencyPosition: e.currencyPosition,
+          siteSymbol: ctx.settings.currencySymbol,
+          sitePosition: ctx.settings.currencyPosition,
+        }),
+    }),
+    costValues: t.stringList({ description: 'Numbers (as strings) found in the cost, sorted.', resolve: (e) => parseCostValues(e.cost) }),
+    costRaw: t.exposeStringList('cost', { description: 'Cost as entered.' }),
+    currencySymbol: t.exposeString('currencySymbol'),
+    currencyPosition: t.exposeString('currencyPosition'),
+    currencyCode: t.exposeString('currencyCode'),
+    website: t.exposeString('website', { nullable: true, description: 'Null when never set.' }),
+    showMap: t.boolean({ resolve: (e) => e.showMap ?? true }),
+    showMapLink: t.boolean({ resolve: (e) => e.showMapLink ?? true }),
+    hideFromListings: t.exposeBoolean('hideFromListings'),
+    sticky: t.exposeBoolean('sticky'),
+    featured: t.exposeBoolean('featured'),
+    image: t.relation('image', { nullable: true, type: ImageRef }),
+    categories: t.field({
+      type: [EventCategoryRef],
+      description: 'Categories, sorted by name.',
+      select: (_args, _ctx, nested) => ({
+        categories: { orderBy: { category: { name: 'asc' } }, select: { category: nested(true) } },
+      }),
+      resolve: (e) => e.categories.map((c) => c.category),
+    }),
+    tags: t.field({
+      type: [EventTagRef],
+      description: 'Tags, sorted by name.',
+      select: (_args, _ctx, nested) => ({ tags: { orderBy: { tag: { name: 'asc' } }, select: { tag: nested(true) } } }),
+      resolve: (e) => e.tags.map((c) => c.tag),
+    }),
+    venues: t.field({
+      type: [VenueRef],
+      description: 'Venues the caller may see, in linking order.',
+      select: (_args, ctx, nested) => ({
+        venues: { where: { venue: visibleLinkedWhere(ctx) }, orderBy: { position: 'asc' }, select: { venue: nested(true) } },
+      }),
+      resolve: (e) => e.venues.map((v) => v.venue),
+    }),
+    organizers: t.field({
+      type: [OrganizerRef],
+      description: 'Organizers the caller may see, in linking order.',
+      select: (_args, ctx, nested) => ({
+        organizers: {
+          where: { organizer: visibleLinkedWhere(ctx) },
+          orderBy: { position: 'asc' },
+          select: { organizer: nested(true) },
+        },
+      }),
+      resolve: (e) => e.organizers.map((o) => o.organizer),
+    }),
+  }),
+});
+
+// Declared apart from the object so its type can refer to the Event type itself. Loaded with the
+// caller's visibility: a draft parent is null for those who may not read it.
+builder.prismaObjectField(EventRef, 'parent', (t) =>
+  t.field({
+    type: EventRef,
+    nullable: true,
+    description: 'Parent event (recurrence series), when the caller may read it.',
+    select: { parentId: true },
+    resolve: (e, _args, ctx) => (e.parentId ? ctx.prisma.event.findFirst({ where: { id: e.parentId, ...readableWhere(ctx) } }) : null),
+  }),
+);
+
+const AppliedWindowRef = builder
+  .objectRef<{ startDate?: string; endDate?: string; startsBefore?: string; startsAfter?: string; endsBefore?: string; endsAfter?: string }>(
+    'EventDateWindow',
+  )
+  .implement({
+    description: 'The normalized date bounds a list applied (site-local wall clock).',
+    fields: (t) => ({
+      startDate: t.string({ nullable: true, resolve: (w) => w.startDate ?? null }),
+      endDate: t.string({ nullable: true, resolve: (w) => w.endDate ?? null }),
+      startsBefore: t.string({ nullable: true, resolve: (w) => w.startsBefore ?? null }),
+      startsAfter: t.string({ nullable: true, resolve: (w) => w.startsAfter ?? null }),
+      endsBefore: t.string({ nullable: true, resolve: (w) => w.endsBefore ?? null }),
+      endsAfter: t.string({ nullable: true, resolve: (w) => w.endsAfter ?? null }),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  event: t.prismaField({
+    type: 'Event',
+    description: 'One event by ID or slug. Unknown → NotFoundError; an ID of another kind → ValidationError (WRONG_KIND).',
+    errors: { types: [...readErrors] },
+    args: { id: t.arg.int(), slug: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      const row = await locateReadablePost(ctx, 'EVENT', args);
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id: row.id } });
+    },
+  }),
+  events: t.connection(
+    {
+      type: EventRef,
+      description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
+      errors: { types: [...readErrors] },
+      args: { filter: t.arg({ type: EventFilterInput }), page: t.arg.int(pageArgDescriptions.page), perPage: t.arg.int(pageArgDescriptions.perPage) },
+      resolve: async (_root, args, ctx, info) => {
+        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {});
+        const window = pageWindow(ctx, args as PageArgs);
+        const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Event' });
+        const page = await listPage(
+          window,
+          (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
+          () => ctx.prisma.event.count({ where }),
+        );
+        return { ...page, window: applied };
+      },
+    },
+    {
+      name: 'EventConnection',
+      fields: (c) => ({
+        ...pageConnectionFields(c),
+        window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: object }).window }),
+      }),
+    },
+  ),
+}));
+
+builder.mutationFields((t) => ({
+  createEvent: t.prismaField({
+    type: 'Event',
+    description: 'Creates an event; linked venues/organizers may be created inline, terms linked by ID, slug or name.',
+    errors: { types: [...writeErrors] },
+    args: { input: t.arg({ type: CreateEventInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await createEvent(ctx, toEventInput(args.input));
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateEvent: t.prismaField({
+    type: 'Event',
+    description: 'Partial update: fields not given stay as they are.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: UpdateEventInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input));
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteEvent: t.prismaField({
+    type: 'Event',
+    description: 'Moves the event to the trash. Already trashed → GoneError.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int(), slug: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await trashEvent(ctx, args);
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  restoreEvent: t.prismaField({
+    type: 'Event',
+    description: 'Takes the event out of the trash, back to the status it had.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int(), slug: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await restoreEvent(ctx, args);
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  purgeEvent: t.int({
+    description: 'Deletes a trashed event permanently; returns its ID.',
+    errors: { types: [...writeErrors], directResult: false },
+    args: { id: t.arg.int(), slug: t.arg.string() },
+    resolve: (_root, args, ctx) => purgeEvent(ctx, args),
+  }),
+}));

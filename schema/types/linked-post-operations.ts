@@ -1,0 +1,113 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../src/context.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { buildLinkedPostListQuery } from '../../src/services/linked-post-list.ts';
+import {
+  createLinkedPost,
+  purgeLinkedPost,
+  restoreLinkedPost,
+  trashLinkedPost,
+  updateLinkedPost,
+  type LinkedKind,
+} from '../../src/services/linked-posts.ts';
+import { locateReadablePost } from '../../src/services/posts.ts';
+import { builder } from '../builder.ts';
+import { readErrors, writeErrors } from '../errors.ts';
+import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
+import { listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+
+/**
+ * Venues and organizers behave alike (contract §5.6, §7.7): the same reads, list and writes are
+ * defined for both from one place.
+ */
+export function defineLinkedPostOperations(opts: {
+  kind: LinkedKind;
+  model: 'Venue' | 'Organizer';
+  ref: Parameters<typeof builder.queryFields>[0] extends never ? never : any;
+  single: string;
+  plural: string;
+  createInput: any;
+  updateInput: any;
+  toInput: (input: any) => Parameters<typeof createLinkedPost>[2];
+}) {
+  const { kind, model, single, plural } = opts;
+  const delegate = (ctx: { prisma: any }) => (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer);
+
+  builder.queryFields((t) => ({
+    [single]: t.prismaField({
+      type: model,
+      description: `One ${single} by ID or slug.`,
+      errors: { types: [...readErrors] },
+      args: { id: t.arg.int(), slug: t.arg.string() },
+      resolve: async (query: object, _root: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) => {
+        const row = await locateReadablePost(ctx, kind, args);
+        return delegate(ctx).findUniqueOrThrow({ ...query, where: { id: row.id } });
+      },
+    } as never),
+    [plural]: t.connection(
+      {
+        type: opts.ref,
+        description: `${model}s, newest first (contract §5.6 filters).`,
+        errors: { types: [...readErrors] },
+        args: { filter: t.arg({ type: LinkedPostFilterInput }), ...pageArgFields(t.arg) },
+        resolve: async (_root: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+          const { where, orderBy } = await buildLinkedPostListQuery(ctx, kind, args.filter ?? {});
+          const window = pageWindow(ctx, args);
+          const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: model });
+          return listPage(
+            window,
+            (skip, take) => delegate(ctx).findMany({ ...select, where, orderBy, skip, take }),
+            () => delegate(ctx).count({ where }),
+          );
+        },
+      } as never,
+      {
+        name: `${model}Connection`,
+        fields: (c: any) => pageConnectionFields(c),
+      } as never,
+    ),
+  }));
+
+  const reload = (query: object, ctx: { prisma: unknown }, id: number) => delegate(ctx as never).findUniqueOrThrow({ ...query, where: { id } });
+  const Cap = model;
+  builder.mutationFields((t) => ({
+    [`create${Cap}`]: t.prismaField({
+      type: model,
+      description: `Creates a ${single} (or reuses one with the same name, contract §7.7).`,
+      errors: { types: [...writeErrors] },
+      args: { input: t.arg({ type: opts.createInput, required: true }) },
+      resolve: async (query: object, _r: unknown, args: { input: unknown }, ctx: Context) =>
+        reload(query, ctx, await createLinkedPost(ctx, kind, opts.toInput(args.input))),
+    } as never),
+    [`update${Cap}`]: t.prismaField({
+      type: model,
+      description: 'Partial update: fields not given stay as they are.',
+      errors: { types: [...writeErrors] },
+      args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: opts.updateInput, required: true }) },
+      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string; input: unknown }, ctx: Context) =>
+        reload(query, ctx, await updateLinkedPost(ctx, kind, args, opts.toInput(args.input))),
+    } as never),
+    [`delete${Cap}`]: t.prismaField({
+      type: model,
+      description: `Moves the ${single} to the trash and unlinks it from its events. Already trashed → GoneError.`,
+      errors: { types: [...writeErrors] },
+      args: { id: t.arg.int(), slug: t.arg.string() },
+      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string }, ctx: Context) =>
+        reload(query, ctx, await trashLinkedPost(ctx, kind, args)),
+    } as never),
+    [`restore${Cap}`]: t.prismaField({
+      type: model,
+      description: `Takes the ${single} out of the trash.`,
+      errors: { types: [...writeErrors] },
+      args: { id: t.arg.int(), slug: t.arg.string() },
+      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string }, ctx: Context) =>
+        reload(query, ctx, await restoreLinkedPost(ctx, kind, args)),
+    } as never),
+    [`purge${Cap}`]: t.int({
+      description: `Deletes a trashed ${single} permanently; returns its ID.`,
+      errors: { types: [...writeErrors], directResult: false },
+      args: { id: t.arg.int(), slug: t.arg.string() },
+      resolve: (_r, args, ctx: Context) => purgeLinkedPost(ctx, kind, args),
+    }),
+  }));
+}

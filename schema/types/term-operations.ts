@@ -1,0 +1,116 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../../src/context.ts';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import {
+  buildTermListQuery,
+  createTerm,
+  deleteTerm,
+  getTermOrThrow,
+  updateTerm,
+  type Taxonomy,
+} from '../../src/services/terms.ts';
+import { NotFoundError } from '../../src/domain/errors.ts';
+import { normalizeSlugLookup } from '../../src/domain/slug.ts';
+import { builder } from '../builder.ts';
+import { readErrors, writeErrors } from '../errors.ts';
+import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
+import { listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+
+export interface DeletedTermShape {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  parentId: number;
+  count: number;
+  taxonomy: Taxonomy;
+  path: string[];
+}
+
+export const DeletedTermRef = builder.objectRef<DeletedTermShape>('DeletedTerm').implement({
+  description: 'A category or tag as it was just before its deletion.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description'),
+    parentId: t.exposeInt('parentId'),
+    count: t.exposeInt('count'),
+    taxonomy: t.exposeString('taxonomy'),
+    path: t.exposeStringList('path', { description: 'Slugs from the top-level ancestor down to the term.' }),
+  }),
+});
+
+/** Categories and tags share reads, lists and writes (contract §5.7, §7.8). */
+export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Category' | 'Tag'; typeName: string; ref: any; single: string; plural: string }) {
+  const { taxonomy, model, single, plural, typeName } = opts;
+  const delegate = (ctx: { prisma: any }) => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
+  const reload = (query: object, ctx: { prisma: unknown }, id: number) => delegate(ctx as never).findUniqueOrThrow({ ...query, where: { id } });
+
+  builder.queryFields((t) => ({
+    [single]: t.prismaField({
+      type: model,
+      description: `One ${typeName} by ID or slug.`,
+      errors: { types: [...readErrors] },
+      args: { id: t.arg.int(), slug: t.arg.string() },
+      resolve: async (query: object, _r: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) => {
+        if (args.id != null) {
+          await getTermOrThrow(ctx, taxonomy, args.id);
+          return reload(query, ctx, args.id);
+        }
+        const slug = args.slug ? normalizeSlugLookup(args.slug) : '';
+        const found = slug ? await delegate(ctx).findUnique({ ...query, where: { slug } }) : null;
+        if (!found) throw new NotFoundError(`No ${typeName} has that slug.`, 'NOT_FOUND', 'slug');
+        return found;
+      },
+    } as never),
+    [plural]: t.connection(
+      {
+        type: opts.ref,
+        description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true).`,
+        errors: { types: [...readErrors] },
+        args: { filter: t.arg({ type: TermFilterInput }), ...pageArgFields(t.arg) },
+        resolve: async (_r: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+          const { where, orderBy } = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
+          const window = pageWindow(ctx, args);
+          const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: model === 'Category' ? 'EventCategory' : 'EventTag' });
+          return listPage(
+            window,
+            (skip, take) => delegate(ctx).findMany({ ...select, where, orderBy, skip, take }),
+            () => delegate(ctx).count({ where }),
+          );
+        },
+      } as never,
+      {
+        name: `${typeName}Connection`,
+        fields: (c: any) => pageConnectionFields(c),
+      } as never,
+    ),
+  }));
+
+  builder.mutationFields((t) => ({
+    [`create${typeName}`]: t.prismaField({
+      type: model,
+      description: `Creates a ${single}. Same name (under the same parent) → ConflictError TERM_EXISTS.`,
+      errors: { types: [...writeErrors] },
+      args: { input: t.arg({ type: CreateTermInput, required: true }) },
+      resolve: async (query: object, _r: unknown, args: { input: Record<string, unknown> }, ctx: Context) =>
+        reload(query, ctx, await createTerm(ctx, taxonomy, args.input)),
+    } as never),
+    [`update${typeName}`]: t.prismaField({
+      type: model,
+      description: 'Partial update.',
+      errors: { types: [...writeErrors] },
+      args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateTermInput, required: true }) },
+      resolve: async (query: object, _r: unknown, args: { id: number; input: Record<string, unknown> }, ctx: Context) =>
+        reload(query, ctx, await updateTerm(ctx, taxonomy, args.id, args.input)),
+    } as never),
+    [`delete${typeName}`]: t.field({
+      type: DeletedTermRef,
+      description: 'Deletes permanently (terms have no trash); events lose the term, child categories move up.',
+      errors: { types: [...writeErrors] },
+      args: { id: t.arg.int({ required: true }) },
+      resolve: (_r, args, ctx: Context) => deleteTerm(ctx, taxonomy, args.id),
+    }),
+  }));
+}

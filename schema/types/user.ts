@@ -1,0 +1,194 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../../src/domain/errors.ts';
+import {
+  applicationPasswordSelect,
+  canSeePrivate,
+  createApplicationPassword,
+  createUser,
+  deleteUser,
+  revokeApplicationPassword,
+  updateUser,
+  userListWhere,
+  type ApplicationPasswordSummary,
+} from '../../src/services/users.ts';
+import { builder } from '../builder.ts';
+import { writeErrors } from '../errors.ts';
+import { listPage, pageArgDescriptions, pageWindow, type PageArgs } from '../pagination.ts';
+
+export const UserRoleEnum = builder.enumType('UserRole', {
+  description: 'WordPress roles.',
+  values: ['ADMINISTRATOR', 'EDITOR', 'AUTHOR', 'CONTRIBUTOR', 'SUBSCRIBER'] as const,
+});
+
+export const ApplicationPasswordRef = builder.objectRef<ApplicationPasswordSummary>('ApplicationPassword').implement({
+  description: 'An application password (WordPress format) of a user. The password itself is shown only when created.',
+  fields: (t) => ({
+    uuid: t.exposeString('uuid', { description: 'Identifies the password, e.g. to revoke it.' }),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Last successful sign-in (to the minute); null when never used.' }),
+    lastIp: t.exposeString('lastIp', { nullable: true, description: 'Client address of the last sign-in.' }),
+  }),
+});
+
+export const NewApplicationPasswordRef = builder
+  .objectRef<ApplicationPasswordSummary & { password: string }>('NewApplicationPassword')
+  .implement({
+    description: 'A just-created application password. `password` is shown this once: only a hash is stored.',
+    fields: (t) => ({
+      password: t.exposeString('password', { description: '24 characters in groups of four; spaces are optional when signing in.' }),
+      uuid: t.exposeString('uuid'),
+      name: t.exposeString('name'),
+      createdAt: t.expose('createdAt', { type: 'DateTime' }),
+      userId: t.exposeInt('userId', { description: 'Database ID of the owner.' }),
+    }),
+  });
+
+export const DeletedUserRef = builder.objectRef<{ id: number; login: string }>('DeletedUser').implement({
+  description: 'The account that was deleted.',
+  fields: (t) => ({
+    id: t.id({ resolve: (u) => encodeGlobalID('User', u.id) }),
+    databaseId: t.exposeInt('id'),
+    login: t.exposeString('login'),
+  }),
+});
+
+export const UserRef = builder.prismaNode('User', {
+  description: 'An account.',
+  id: { field: 'id' },
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    login: t.exposeString('login'),
+    email: t.string({
+      nullable: true,
+      description: 'Only for the user themself and administrators; null otherwise. Empty when not set.',
+      select: { email: true },
+      resolve: (u, _a, ctx) => (canSeePrivate(ctx, u.id) ? u.email : null),
+    }),
+    displayName: t.exposeString('displayName'),
+    // WordPress does not publish roles: like the email, only the user and administrators see it.
+    role: t.field({
+      type: UserRoleEnum,
+      nullable: true,
+      description: 'Only for the user themself and administrators; null otherwise.',
+      select: { role: true },
+      resolve: (u, _a, ctx) => (canSeePrivate(ctx, u.id) ? u.role : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    applicationPasswords: t.field({
+      type: [ApplicationPasswordRef],
+      nullable: true,
+      description: 'Oldest first. Only for the user themself and administrators; null otherwise. Never the hashes.',
+      select: { applicationPasswords: { select: applicationPasswordSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+      resolve: (u, _a, ctx) => (canSeePrivate(ctx, u.id) ? u.applicationPasswords : null),
+    }),
+  }),
+});
+
+const listErrors = [UnauthenticatedError, ForbiddenError, ValidationError] as const;
+
+builder.queryFields((t) => ({
+  me: t.prismaField({
+    type: 'User',
+    nullable: true,
+    description: 'The signed-in user, or null for anonymous callers.',
+    resolve: (query, _root, _args, ctx) => (ctx.viewer ? ctx.prisma.user.findUnique({ ...query, where: { id: ctx.viewer.id } }) : null),
+  }),
+  users: t.connection(
+    {
+      type: UserRef,
+      description: 'Accounts by login (administrators only).',
+      errors: { types: [...listErrors] },
+      args: {
+        role: t.arg({ type: UserRoleEnum, description: 'Only users with this role.' }),
+        page: t.arg.int(pageArgDescriptions.page),
+        perPage: t.arg.int(pageArgDescriptions.perPage),
+      },
+      resolve: async (_root, args, ctx, info) => {
+        const where = userListWhere(ctx, { role: args.role });
+        const window = pageWindow(ctx, args as PageArgs);
+        const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'User' });
+        return listPage(
+          window,
+          (skip, take) => ctx.prisma.user.findMany({ ...select, where, orderBy: [{ login: 'asc' }, { id: 'asc' }], skip, take }),
+          () => ctx.prisma.user.count({ where }),
+        );
+      },
+    },
+    {
+      name: 'UserConnection',
+      fields: (c) => ({
+        totalCount: c.int({ resolve: (p) => (p as unknown as { totalCount: number }).totalCount }),
+        page: c.int({ resolve: (p) => (p as unknown as { page: number }).page }),
+        perPage: c.int({ resolve: (p) => (p as unknown as { perPage: number }).perPage }),
+        totalPages: c.int({ resolve: (p) => (p as unknown as { totalPages: number }).totalPages }),
+      }),
+    },
+  ),
+}));
+
+const CreateUserInput = builder.inputType('CreateUserInput', {
+  fields: (t) => ({
+    login: t.string({ required: true, description: 'Letters, digits and _ . @ - (60 at most). Cannot be changed later.' }),
+    password: t.string({ required: true, description: '8 to 200 characters.' }),
+    role: t.field({ type: UserRoleEnum, required: true }),
+    email: t.string({ description: 'Unique among users when given.' }),
+    displayName: t.string({ description: 'Defaults to the login.' }),
+  }),
+});
+
+const UpdateUserInput = builder.inputType('UpdateUserInput', {
+  description: 'Fields not given stay as they are. Users may change their own password, email and display name; role changes need an administrator.',
+  fields: (t) => ({
+    password: t.string({ description: '8 to 200 characters.' }),
+    role: t.field({ type: UserRoleEnum }),
+    email: t.string({ description: 'Empty string clears it.' }),
+    displayName: t.string(),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createUser: t.prismaField({
+    type: 'User',
+    description: 'Creates an account (administrators only).',
+    errors: { types: [...writeErrors] },
+    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await createUser(ctx, args.input);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  updateUser: t.prismaField({
+    type: 'User',
+    description: 'Partial update of an account: the user themself or administrators.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = await updateUser(ctx, args.id, args.input);
+      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+  deleteUser: t.field({
+    type: DeletedUserRef,
+    description:
+      'Deletes an account and its application passwords (administrators only; not your own, not the last administrator). Its events, venues and organizers keep existing without an author.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => deleteUser(ctx, args.id),
+  }),
+  createApplicationPassword: t.field({
+    type: NewApplicationPasswordRef,
+    description: "Creates an application password for the caller, or (administrators) for `userId`. Names are unique per user.",
+    errors: { types: [...writeErrors] },
+    args: { name: t.arg.string({ required: true }), userId: t.arg.int({ description: 'Defaults to the caller.' }) },
+    resolve: (_root, args, ctx) => createApplicationPassword(ctx, args.name, args.userId),
+  }),
+  revokeApplicationPassword: t.field({
+    type: ApplicationPasswordRef,
+    description: 'Revokes an application password at once: its owner or administrators. Returns the revoked password.',
+    errors: { types: [...writeErrors] },
+    args: { uuid: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => revokeApplicationPassword(ctx, args.uuid),
+  }),
+}));

@@ -1,0 +1,38 @@
+import { readableWhere } from '../../src/services/visibility.ts';
+import { builder } from '../builder.ts';
+import { CreateVenueInput, UpdateVenueInput, toLinkedPostInput } from '../inputs/linked-post-input.ts';
+import { ImageRef } from './common.ts';
+import { defineLinkedPostOperations } from './linked-post-operations.ts';
+import { linkedPostFields } from './post-fields.ts';
+
+export const VenueRef = builder.prismaNode('Venue', {
+  description: 'A place where events happen.',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
+  fields: (t) => ({
+    ...linkedPostFields(t),
+    address: t.exposeString('address'),
+    city: t.exposeString('city'),
+    country: t.exposeString('country'),
+    province: t.exposeString('province'),
+    state: t.exposeString('state'),
+    stateprovince: t.exposeString('stateprovince'),
+    zip: t.exposeString('zip'),
+    latitude: t.exposeFloat('latitude', { nullable: true }),
+    longitude: t.exposeFloat('longitude', { nullable: true }),
+    showMap: t.boolean({ resolve: (v) => v.showMap ?? true }),
+    showMapLink: t.boolean({ resolve: (v) => v.showMapLink ?? true }),
+    image: t.relation('image', { nullable: true, type: ImageRef }),
+  }),
+});
+
+defineLinkedPostOperations({
+  kind: 'VENUE',
+  model: 'Venue',
+  ref: VenueRef,
+  single: 'venue',
+  plural: 'venues',
+  createInput: CreateVenueInput,
+  updateInput: UpdateVenueInput,
+  toInput: toLinkedPostInput,
+});

@@ -1,0 +1,307 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import {
+  DriverAdapterError,
+  type SqlDriverAdapter,
+  type SqlMigrationAwareDriverAdapterFactory,
+  type SqlQuery,
+  type Transaction,
+} from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../../prisma/generated/client/client.ts';
+
+export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: DatabaseKind;
+  /** The factory behind `prisma`; the schema engine connects through it too. */
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /** The embedded instance (PGlite kinds only), e.g. for `dumpDataDir()`. */
+  pglite?: PGlite;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Where the embedded database lives when no URL is given. Default `./data`. */
+  dataDir?: string;
+  log?: (msg: string) => void;
+  /**
+   * Called with every SQL statement sent to the database, inside transactions too. Transaction
+   * control (BEGIN, COMMIT, ROLLBACK, savepoints) is not reported: PGlite issues it outside the
+   * adapter while adapter-pg sends some of it through, so reporting it would differ per backend.
+   * Migration scripts are reported once per script.
+   */
+  onQuery?: (sql: string) => void;
+  /** `memory:` only: start from this dump of a data directory (`PGlite.dumpDataDir()`). */
+  loadDataDir?: Blob;
+}
+
+/** A bad DATABASE_URL or an unreachable database; the message is one line meant for the operator. */
+export class DatabaseConfigError extends Error {
+  override name = 'DatabaseConfigError';
+}
+
+const DEFAULT_POOL_SIZE = 10;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export async function openDatabase(url: string | undefined, opts: OpenDatabaseOptions = {}): Promise<Database> {
+  const log = opts.log ?? (() => {});
+  const value = url?.trim() ?? '';
+  if (value === '') return openPGlite('pglite-dir', path.resolve(opts.dataDir ?? './data'), opts, log);
+  if (value === 'memory:' || value === 'memory://') return openPGlite('pglite-memory', undefined, opts, log);
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(value)?.[0];
+  if (scheme === 'postgres:' || scheme === 'postgresql:') return openPostgres(value, opts, log);
+  throw new DatabaseConfigError(
+    scheme
+      ? `DATABASE_URL: unsupported scheme "${scheme}"; use postgres://…, memory: or leave it unset`
+      : 'DATABASE_URL: not a URL; use postgres://…, memory: or leave it unset',
+  );
+}
+
+async function openPGlite(
+  kind: 'pglite-memory' | 'pglite-dir',
+  dir: string | undefined,
+  opts: OpenDatabaseOptions,
+  log: (msg: string) => void,
+): Promise<Database> {
+  let unlock = () => {};
+  let pglite: PGlite;
+  try {
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      unlock = lockDataDir(dir);
+    }
+    pglite = await PGlite.create(dir ?? 'memory://', opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+  } catch (e) {
+    unlock();
+    if (e instanceof DatabaseConfigError) throw e;
+    throw new DatabaseConfigError(`cannot open the embedded database${dir ? ` at ${dir}` : ''}: ${firstLine(e)}`);
+  }
+  log(dir ? `database: embedded PGlite at ${dir}` : 'database: embedded PGlite in memory');
+
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: 'postgres',
+    adapterName: 'pglite-prisma-adapter',
+    connect: async () => wrapAdapter(await connectPGlite(pglite), opts.onQuery, (script) => pglite.exec(script)),
+    // The adapter's own shadow database is never closed; this one is, when the engine disposes it.
+    connectToShadowDb: async () => {
+      const shadow = await PGlite.create();
+      const adapter = wrapAdapter(await connectPGlite(shadow), undefined, (script) => shadow.exec(script));
+      return { ...adapter, dispose: () => shadow.close() };
+    },
+  };
+  const prisma = new PrismaClient({ adapter: factory });
+  return {
+    prisma,
+    kind,
+    adapterFactory: factory,
+    pglite,
+    ping: async () => {
+      await prisma.$queryRaw`SELECT 1`;
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      unlock();
+    },
+  };
+}
+
+async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: string) => void): Promise<Database> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new DatabaseConfigError('DATABASE_URL: not a valid postgres:// URL');
+  }
+  const limit = parsed.searchParams.get('connection_limit');
+  parsed.searchParams.delete('connection_limit');
+  const max = limit === null ? DEFAULT_POOL_SIZE : Number(limit);
+  if (!Number.isInteger(max) || max < 1) {
+    throw new DatabaseConfigError(`DATABASE_URL: connection_limit must be a positive integer, got "${limit}"`);
+  }
+  const config: pg.PoolConfig = { connectionString: parsed.href, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  await checkConnection(config, parsed);
+  log(`database: PostgreSQL at ${describe(parsed)} (pool of ${max})`);
+
+  const factory: SqlMigrationAwareDriverAdapterFactory = {
+    provider: 'postgres',
+    adapterName: '@prisma/adapter-pg',
+    // A pool per connect() (the client's, each schema engine's), ended when its adapter is disposed.
+    connect: async () => {
+      const pool = reportCharAsText(new pg.Pool(config));
+      const adapter = await new PrismaPg(pool, { disposeExternalPool: true }).connect();
+      // adapter-pg splits scripts on every ";" (breaking literals that contain one) and runs the
+      // parts one by one; one simple-protocol query keeps a migration atomic, as `prisma migrate` does.
+      return wrapAdapter(adapter, opts.onQuery, (script) => pool.query(script));
+    },
+    connectToShadowDb: () => new PrismaPg(config).connectToShadowDb(),
+  };
+  const prisma = new PrismaClient({ adapter: factory });
+  return {
+    prisma,
+    kind: 'postgres',
+    adapterFactory: factory,
+    ping: async () => {
+      await prisma.$queryRaw`SELECT 1`;
+    },
+    close: () => prisma.$disconnect(),
+  };
+}
+
+/**
+ * adapter-pg 7.10 rejects result columns of PostgreSQL's one-byte "char" type (oid 18), which the
+ * schema engine reads from pg_catalog when it describes a database (diff). Its values arrive as
+ * strings, so the pool reports them as text.
+ */
+function reportCharAsText(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult | pg.QueryResult[]>;
+  pool.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    for (const r of [result].flat()) {
+      for (const field of r?.fields ?? []) if (field.dataTypeID === 18) field.dataTypeID = 25;
+    }
+    return result;
+  }) as pg.Pool['query'];
+  return pool;
+}
+
+async function checkConnection(config: pg.ClientConfig, url: URL): Promise<void> {
+  const client = new pg.Client(config);
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+    const where = err.address ? `${err.address}:${err.port}` : describe(url);
+    const reason =
+      err.code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN'
+          ? 'host not found'
+          : err.code === 'ETIMEDOUT' || /timeout/i.test(err.message)
+            ? 'timed out'
+            : firstLine(e);
+    throw new DatabaseConfigError(`cannot connect to PostgreSQL at ${where}: ${reason}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The community adapter is typed against an older @prisma/driver-adapter-utils; the shapes match. */
+function connectPGlite(pglite: PGlite): Promise<SqlDriverAdapter> {
+  return (new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory).connect();
+}
+
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|START TRANSACTION|-- Implicit)\b/i;
+
+/**
+ * Reports statements to `onQuery` and replaces `executeScript`; pglite-prisma-adapter's does not
+ * await the script, so a failing migration would be recorded as applied.
+ */
+function wrapAdapter(
+  adapter: SqlDriverAdapter,
+  onQuery: ((sql: string) => void) | undefined,
+  runScript: (script: string) => Promise<unknown>,
+): SqlDriverAdapter {
+  const seen = (sql: string) => {
+    if (onQuery && !TRANSACTION_CONTROL.test(sql)) onQuery(sql);
+  };
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (q: SqlQuery) => (seen(q.sql), adapter.queryRaw(q)),
+    executeRaw: (q: SqlQuery) => (seen(q.sql), adapter.executeRaw(q)),
+    executeScript: async (script) => {
+      seen(script);
+      try {
+        await runScript(script);
+      } catch (e) {
+        throw toDriverAdapterError(e);
+      }
+    },
+    startTransaction: async (isolationLevel) => wrapTransaction(await adapter.startTransaction(isolationLevel), seen),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: () => adapter.dispose(),
+  };
+}
+
+function wrapTransaction(tx: Transaction, seen: (sql: string) => void): Transaction {
+  return {
+    provider: tx.provider,
+    adapterName: tx.adapterName,
+    options: tx.options,
+    queryRaw: (q) => (seen(q.sql), tx.queryRaw(q)),
+    executeRaw: (q) => (seen(q.sql), tx.executeRaw(q)),
+    commit: () => tx.commit(),
+    rollback: () => tx.rollback(),
+    createSavepoint: tx.createSavepoint?.bind(tx),
+    rollbackToSavepoint: tx.rollbackToSavepoint?.bind(tx),
+    releaseSavepoint: tx.releaseSavepoint?.bind(tx),
+  };
+}
+
+/** Lets the schema engine report a failing migration statement with PostgreSQL's own message. */
+function toDriverAdapterError(e: unknown): unknown {
+  const err = e as { code?: unknown; severity?: unknown; message?: unknown; detail?: string; column?: string; hint?: string };
+  if (typeof err?.code !== 'string' || typeof err.message !== 'string') return e;
+  return new DriverAdapterError({
+    kind: 'postgres',
+    code: err.code,
+    severity: typeof err.severity === 'string' ? err.severity : 'ERROR',
+    message: err.message,
+    detail: err.detail,
+    column: err.column,
+    hint: err.hint,
+    originalCode: err.code,
+    originalMessage: err.message,
+  });
+}
+
+const openDirs = new Set<string>();
+
+/** PGlite does not stop two processes from opening one data directory, which corrupts it. */
+function lockDataDir(dir: string): () => void {
+  if (openDirs.has(dir)) throw new DatabaseConfigError(`the embedded database at ${dir} is already open in this process`);
+  const file = path.join(dir, 'cal-events.lock');
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const pid = Number(readFileSync(file, 'utf8'));
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new DatabaseConfigError(
+        `the embedded database at ${dir} is in use by process ${pid}; stop it first (or delete ${file} if that process is not ours)`,
+      );
+    }
+    writeFileSync(file, String(process.pid));
+  }
+  openDirs.add(dir);
+  return () => {
+    openDirs.delete(dir);
+    rmSync(file, { force: true });
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function describe(url: URL): string {
+  return `${url.hostname || 'localhost'}:${url.port || 5432}`;
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
+}

@@ -1,0 +1,176 @@
+/**
+ * Event cost (contract §4.2.2), after TEC's `Tribe__Cost_Utils`.
+ *
+ * Stored cost: one or several strings as sent. Numbers are extracted with TEC's cost regex
+ * (`[,.]?\d+[,.]?\d*`, so `"15-25"` yields 15 and 25); a string without a number counts as itself.
+ */
+import { slugify } from './slug.ts';
+import { escapeHtml } from './text.ts';
+
+export type CurrencyPosition = 'prefix' | 'postfix' | '';
+
+export interface CostFormatOptions {
+  /** The event's own `currency_symbol` (`""` when none). */
+  currencySymbol?: string | null;
+  /** The event's own `currency_position` (`prefix` | `postfix` | `suffix` | `""`). */
+  currencyPosition?: string | null;
+  /** Site default symbol (TEC option, `$`). */
+  siteSymbol?: string;
+  /** Site default position (`prefix` unless `postfix`/`suffix`). */
+  sitePosition?: string;
+}
+
+interface CostEntry {
+  /** The text as found (`"15"`, `"1,500"`, `"Free"`). */
+  text: string;
+  numeric: boolean;
+  /** Numeric value (numbers only). */
+  value: number;
+  /** `cost_details.values` member: the number as a string, or the slug of a non-numeric cost. */
+  detail: string;
+  /** Dedupe/sort key (PHP's array index). */
+  key: string;
+}
+
+const COST_RE = /[,.]?(\d+)[,.]?(\d*)/g;
+
+/** PHP `is_numeric` for plain decimal strings. */
+function isNumeric(text: string): boolean {
+  return /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text);
+}
+
+/** `(float)` of a PHP string: its leading number, else 0. */
+function phpFloat(text: string): number {
+  const m = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i.exec(text);
+  return m ? Number(m[0]) : 0;
+}
+
+function parseOne(cost: string): CostEntry[] {
+  const matches = [...cost.matchAll(COST_RE)];
+  if (!matches.length) {
+    const key = slugify(cost);
+    return [{ text: cost, numeric: false, value: 0, detail: key, key: `s:${key}` }];
+  }
+  return matches.map((m) => {
+    const raw = m[0];
+    const detail = raw.replace(/,/g, '');
+    if (!isNumeric(raw.replace(/[,.]/g, '.')) || !isNumeric(detail)) {
+      const key = slugify(raw);
+      return { text: raw, numeric: false, value: 0, detail: key, key: `s:${key}` };
+    }
+    const value = Number(detail);
+    return { text: raw.replace(/[,.]+$/, ''), numeric: true, value, detail, key: `n:${value}` };
+  });
+}
+
+function entries(stored: readonly (string | null | undefined)[] | string | null | undefined): CostEntry[] {
+  const list = typeof stored === 'string' ? [stored] : (stored ?? []);
+  const seen = new Map<string, CostEntry>();
+  for (const cost of list) {
+    if (cost === null || cost === undefined || String(cost).trim() === '') continue;
+    for (const entry of parseOne(String(cost))) if (!seen.has(entry.key)) seen.set(entry.key, entry);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * `cost_details.values`: the extracted numbers as strings (thousands separators removed), a slug for
+ * a cost without a number (`"Free"` → `"free"`), sorted numerically; `[]` when there is no cost.
+ */
+export function parseCostValues(stored: readonly (string | null | undefined)[] | string | null | undefined): string[] {
+  return entries(stored)
+    .map((e) => ({ detail: e.detail, sortValue: e.numeric ? e.value : phpFloat(e.detail) }))
+    .sort((a, b) => a.sortValue - b.sortValue)
+    .map((e) => e.detail);
+}
+
+function withCurrency(text: string, symbol: string, suffix: boolean): string {
+  return suffix ? `${text}${symbol}` : `${symbol}${text}`;
+}
+
+/**
+ * The formatted `cost`: `""` without cost; otherwise the lowest and highest value, `0` shown as
+ * `Free`, numbers with the currency symbol (event's, else the site's) before or after them, costs
+ * without a number as entered; joined by `" – "` when they differ. HTML-escaped.
+ */
+export function formatCost(
+  stored: readonly (string | null | undefined)[] | string | null | undefined,
+  options: CostFormatOptions = {},
+): string {
+  const list = entries(stored);
+  if (!list.length) return '';
+  const symbol = options.currencySymbol || (options.siteSymbol ?? '$');
+  const position = options.currencyPosition || options.sitePosition || 'prefix';
+  const suffix = position !== 'prefix';
+
+  let min: CostEntry;
+  let max: CostEntry;
+  const numbers = list.filter((e) => e.numeric);
+  if (list.length === 1 && !list[0].numeric) {
+    min = max = list[0];
+  } else if (numbers.length) {
+    min = numbers.reduce((a, b) => (b.value < a.value ? b : a));
+    max = numbers.reduce((a, b) => (b.value > a.value ? b : a));
+  } else {
+    const sorted = [...list].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    min = sorted[0];
+    max = sorted[sorted.length - 1];
+  }
+  const show = (e: CostEntry): string => {
+    if (!e.numeric) return escapeHtml(e.text.trim());
+    if (e.value === 0) return 'Free';
+    return escapeHtml(withCurrency(e.text, symbol, suffix));
+  };
+  const low = show(min);
+  const high = show(max);
+  return low === high ? low : `${low} \u2013 ${high}`;
+}
+
+/**
+ * Currency symbol and position inferred from a cost as sent on a REST write (`parse_currency_symbol`
+ * / `parse_currency_position`): `"20$"` → `$`/`postfix`, `"$20"` → `$`/`prefix`, `"20"` → `""`/`""`.
+ * A string is split on commas; inconsistent symbols or positions give `""`.
+ */
+export function inferCurrency(cost: string | readonly string[] | null | undefined): { symbol: string; position: CurrencyPosition } {
+  const none = { symbol: '', position: '' as CurrencyPosition };
+  if (cost === null || cost === undefined) return none;
+  const originals = typeof cost === 'string' ? cost.split(/\s*,\s*/) : [...cost];
+  if (!originals.length || originals.every((c) => !c)) return none;
+
+  // parse_cost_range( $original_costs, null, false ): index => cost, insertion order, later duplicates overwrite.
+  const parsed = new Map<string, { numeric: boolean; text: string }>();
+  for (const original of originals) {
+    const matches = [...String(original ?? '').matchAll(COST_RE)];
+    if (!matches.length) {
+      parsed.set(`s:${slugify(String(original ?? ''))}`, { numeric: false, text: String(original ?? '') });
+      continue;
+    }
+    for (const m of matches) {
+      const numericCost = m[0].replace(/[,.]/g, '.');
+      if (isNumeric(numericCost)) parsed.set(`n:${Number(numericCost)}`, { numeric: true, text: m[0] });
+      else parsed.set(`s:${slugify(numericCost)}`, { numeric: false, text: m[0] });
+    }
+  }
+
+  const symbols: string[] = [];
+  let i = 0;
+  for (const entry of parsed.values()) {
+    if (entry.numeric) {
+      const original = originals[i] ?? '';
+      symbols.push(String(original).split(entry.text).join('').trim());
+      if (symbols[symbols.length - 1] !== symbols[0]) return none;
+    }
+    i++;
+  }
+  const symbol = symbols[0] ?? '';
+  if (!symbol) return none;
+
+  const positions: CurrencyPosition[] = [];
+  for (const original of originals) {
+    const at = String(original ?? '').trim().indexOf(symbol);
+    if (at === -1) continue;
+    positions.push(at === 0 ? 'prefix' : 'postfix');
+    if (positions[positions.length - 1] !== positions[0]) return { symbol, position: '' };
+  }
+  return { symbol, position: positions[0] ?? '' };
+}

@@ -1,0 +1,63 @@
+/**
+ * Search phrases (contract §5.4 events, §5.6 venues/organizers).
+ */
+
+/** WordPress' default English search stop words (`wp_search_stopwords`). */
+export const SEARCH_STOPWORDS: readonly string[] = [
+  'about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on',
+  'or', 'that', 'the', 'this', 'to', 'was', 'what', 'when', 'where', 'who', 'will', 'with', 'www',
+];
+
+/** `WP_Query::parse_search_terms`: trims quotes, drops single letters/dashes and stop words. */
+function checkTerms(terms: string[]): string[] {
+  const checked: string[] = [];
+  for (let term of terms) {
+    term = /^".+"$/s.test(term) ? term.replace(/^["']+|["']+$/g, '') : term.replace(/^["' ]+|["' ]+$/g, '');
+    if (!term || (term.length === 1 && /^[a-z-]$/i.test(term))) continue;
+    if (SEARCH_STOPWORDS.includes(term.toLowerCase())) continue;
+    checked.push(term);
+  }
+  return checked;
+}
+
+/**
+ * WordPress keyword search (`WP_Query::parse_search`): the phrase is split into words, quoted phrases
+ * kept together; stop words and single letters are dropped; with no usable word, or more than 9, the
+ * whole phrase is one term. A term starting with `-` excludes. Every `include` term must occur
+ * (case-insensitively) in the title, excerpt or content; no `exclude` term may. Terms are lower-cased.
+ */
+export function parseSearchTerms(phrase: string | null | undefined): { include: string[]; exclude: string[] } {
+  const s = String(phrase ?? '').replace(/[\r\n]/g, '');
+  let terms: string[];
+  const matches = s.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g);
+  if (matches && matches.length) {
+    terms = checkTerms(matches);
+    if (!terms.length || terms.length > 9) terms = [s];
+  } else {
+    terms = [s];
+  }
+  const include: string[] = [];
+  const exclude: string[] = [];
+  for (const raw of terms) {
+    const term = raw.toLowerCase();
+    if (term.startsWith('-')) {
+      const word = term.slice(1);
+      if (word && !exclude.includes(word)) exclude.push(word);
+    } else if (term.trim() && !include.includes(term)) {
+      include.push(term);
+    }
+  }
+  return { include, exclude };
+}
+
+/**
+ * Words of a venue/organizer search (§5.6): split on anything but letters, digits and `-`,
+ * lower-cased, duplicates removed.
+ */
+export function splitLinkedSearchWords(phrase: string | null | undefined): string[] {
+  const words = String(phrase ?? '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter(Boolean);
+  return [...new Set(words)];
+}

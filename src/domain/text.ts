@@ -1,0 +1,295 @@
+/**
+ * WordPress display filters used by the REST output (contract §4.8): `wpautop`, `wptexturize`,
+ * `convert_chars` and `esc_html`, ported closely enough for titles, descriptions and excerpts.
+ */
+
+/**
+ * `esc_html`: escapes `& < > " '` (as `&amp; &lt; &gt; &quot; &#039;`) without double-encoding
+ * entities that are already valid.
+ */
+export function escapeHtml(text: string | null | undefined): string {
+  if (text === null || text === undefined) return '';
+  return String(text)
+    .replace(/&(?!(?:[a-zA-Z][a-zA-Z0-9]*|#[0-9]+|#x[0-9a-fA-F]+);)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
+}
+
+// ---------------------------------------------------------------------------------------------
+// wpautop
+// ---------------------------------------------------------------------------------------------
+
+const ALLBLOCKS =
+  '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
+
+/** `wp_replace_in_html_tags`: replacements applied only inside tags and comments. */
+function replaceInHtmlTags(html: string, pairs: Record<string, string>): string {
+  return html.replace(/<!--[\s\S]*?-->|<[^>]*>/g, (tag) => {
+    let out = tag;
+    for (const [from, to] of Object.entries(pairs)) out = out.split(from).join(to);
+    return out;
+  });
+}
+
+const trimNewlines = (s: string) => s.replace(/^\n+|\n+$/g, '');
+
+/**
+ * `wpautop`: blank lines separate paragraphs (`<p>…</p>`), single newlines become `<br />`, existing
+ * block markup is kept. Output trimmed; empty or blank input → `""`.
+ */
+export function autop(text: string | null | undefined, br = true): string {
+  if (text === null || text === undefined || String(text).trim() === '') return '';
+  let pee = `${text}\n`;
+  const preTags = new Map<string, string>();
+
+  if (pee.includes('<pre')) {
+    const parts = pee.split('</pre>');
+    const last = parts.pop() ?? '';
+    pee = '';
+    parts.forEach((part, i) => {
+      const start = part.indexOf('<pre');
+      if (start === -1) {
+        pee += part;
+        return;
+      }
+      const name = `<pre wp-pre-tag-${i}></pre>`;
+      preTags.set(name, `${part.slice(start)}</pre>`);
+      pee += part.slice(0, start) + name;
+    });
+    pee += last;
+  }
+
+  pee = pee.replace(/<br\s*\/?>\s*<br\s*\/?>/g, '\n\n');
+  pee = pee.replace(new RegExp(`(<${ALLBLOCKS}[\\s/>])`, 'g'), '\n\n$1');
+  pee = pee.replace(new RegExp(`(</${ALLBLOCKS}>)`, 'g'), '$1\n\n');
+  pee = pee.replace(/(<hr\s*?\/?>)/g, '$1\n\n');
+  pee = pee.replace(/\r\n|\r/g, '\n');
+  pee = replaceInHtmlTags(pee, { '\n': ' <!-- wpnl --> ' });
+
+  if (pee.includes('<option')) {
+    pee = pee.replace(/\s*<option/g, '<option').replace(/<\/option>\s*/g, '</option>');
+  }
+  if (pee.includes('</object>')) {
+    pee = pee
+      .replace(/(<object[^>]*>)\s*/g, '$1')
+      .replace(/\s*<\/object>/g, '</object>')
+      .replace(/\s*(<\/?(?:param|embed)[^>]*>)\s*/g, '$1');
+  }
+  if (pee.includes('<source') || pee.includes('<track')) {
+    pee = pee
+      .replace(/([<[](?:audio|video)[^>\]]*[>\]])\s*/g, '$1')
+      .replace(/\s*([<[]\/(?:audio|video)[>\]])/g, '$1')
+      .replace(/\s*(<(?:source|track)[^>]*>)\s*/g, '$1');
+  }
+  if (pee.includes('<figcaption')) {
+    pee = pee.replace(/\s*(<figcaption[^>]*>)/g, '$1').replace(/<\/figcaption>\s*/g, '</figcaption>');
+  }
+
+  pee = pee.replace(/\n\n+/g, '\n\n');
+  const pees = pee.split(/\n\s*\n/).filter((p) => p !== '');
+  pee = '';
+  for (const tinkle of pees) pee += `<p>${trimNewlines(tinkle)}</p>\n`;
+
+  pee = pee.replace(/<p>\s*<\/p>/g, '');
+  pee = pee.replace(/<p>([^<]+)<\/(div|address|form)>/g, '<p>$1</p></$2>');
+  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+  pee = pee.replace(/<p>(<li.+?)<\/p>/g, '$1');
+  pee = pee.replace(/<p><blockquote([^>]*)>/gi, '<blockquote$1><p>');
+  pee = pee.split('</blockquote></p>').join('</p></blockquote>');
+  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)`, 'g'), '$1');
+  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+
+  if (br) {
+    pee = pee.replace(/<(script|style|svg)[\s\S]*?<\/\1>/g, (m) => m.replace(/\n/g, '<WPPreserveNewline />'));
+    pee = pee.replace(/<br>|<br\/>/g, '<br />');
+    pee = pee.replace(/(?<!<br \/>)\s*\n/g, '<br />\n');
+    pee = pee.split('<WPPreserveNewline />').join('\n');
+  }
+
+  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*<br />`, 'g'), '$1');
+  pee = pee.replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)/g, '$1');
+  pee = pee.replace(/\n<\/p>$/, '</p>');
+
+  for (const [name, original] of preTags) pee = pee.split(name).join(original);
+  if (pee.includes('<!-- wpnl -->')) pee = pee.split(' <!-- wpnl --> ').join('\n').split('<!-- wpnl -->').join('\n');
+  return pee.trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// wptexturize
+// ---------------------------------------------------------------------------------------------
+
+const SPACES = '(?:[\\r\\n\\t ]|\\u00a0|&nbsp;)';
+const OPENING_QUOTE = '&#8220;';
+const CLOSING_QUOTE = '&#8221;';
+const OPENING_SINGLE_QUOTE = '&#8216;';
+const CLOSING_SINGLE_QUOTE = '&#8217;';
+const APOS = '&#8217;';
+const PRIME = '&#8242;';
+const DOUBLE_PRIME = '&#8243;';
+const EN_DASH = '&#8211;';
+const EM_DASH = '&#8212;';
+const OPEN_Q_FLAG = '<!--oq-->';
+const OPEN_SQ_FLAG = '<!--osq-->';
+const APOS_FLAG = '<!--apos-->';
+const END = '(?![\\s\\S])';
+
+const COCKNEY = ["'tain't", "'twere", "'twas", "'tis", "'twill", "'til", "'bout", "'nuff", "'round", "'cause", "'em"];
+const COCKNEY_REPLACE = ['&#8217;tain&#8217;t', '&#8217;twere', '&#8217;twas', '&#8217;tis', '&#8217;twill', '&#8217;til', '&#8217;bout', '&#8217;nuff', '&#8217;round', '&#8217;cause', '&#8217;em'];
+const STATIC_FROM = ['...', '``', "''", ' (tm)', ...COCKNEY];
+const STATIC_TO = ['&#8230;', OPENING_QUOTE, CLOSING_QUOTE, ' &#8482;', ...COCKNEY_REPLACE];
+
+const APOS_RULES: [RegExp, string][] = [
+  [new RegExp(`'(\\d\\d)'(?=${END}|[.,:;!?)}\\-\\]]|&gt;|${SPACES})`, 'g'), `${APOS_FLAG}$1${CLOSING_SINGLE_QUOTE}`],
+  [new RegExp(`'(\\d\\d)"(?=${END}|[.,:;!?)}\\-\\]]|&gt;|${SPACES})`, 'g'), `${APOS_FLAG}$1${CLOSING_QUOTE}`],
+  [new RegExp(`'(?=\\d\\d(?:${END}|(?![%\\d]|[.,]\\d)))`, 'g'), APOS_FLAG],
+  [new RegExp(`(?<=^|${SPACES})'(\\d[.,\\d]*)'`, 'g'), `${OPEN_SQ_FLAG}$1${CLOSING_SINGLE_QUOTE}`],
+  [new RegExp(`(?<=^|[([{"\\-]|&lt;|${SPACES})'`, 'g'), OPEN_SQ_FLAG],
+  [new RegExp(`(?<!${SPACES})'(?!${END}|[.,:;!?"'(){}[\\]\\-]|&[lg]t;|${SPACES})`, 'g'), APOS_FLAG],
+];
+const QUOTE_RULES: [RegExp, string][] = [
+  [new RegExp(`(?<=^|${SPACES})"(\\d[.,\\d]*)"`, 'g'), `${OPEN_Q_FLAG}$1${CLOSING_QUOTE}`],
+  [new RegExp(`(?<=^|[([{\\-]|&lt;|${SPACES})"(?!${SPACES})`, 'g'), OPEN_Q_FLAG],
+];
+const DASH_RULES: [RegExp, string][] = [
+  [/---/g, EM_DASH],
+  [new RegExp(`(?<=^|${SPACES})--(?=$|${SPACES})`, 'g'), EM_DASH],
+  [/(?<!xn)--/g, EN_DASH],
+  [new RegExp(`(?<=^|${SPACES})-(?=$|${SPACES})`, 'g'), EN_DASH],
+];
+const AMP = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `wptexturize_primes`: closing quotes vs. primes after digits. */
+function texturizePrimes(haystack: string, needle: string, prime: string, openQuote: string, closeQuote: string): string {
+  const flag = '<!--wp-prime-or-quote-->';
+  const n = escapeRe(needle);
+  const quotePattern = new RegExp(`${n}(?=${END}|[.,:;!?)}\\-\\]]|&gt;|${SPACES})`, 'g');
+  const primePattern = new RegExp(`(?<=\\d)${n}`, 'g');
+  const flagAfterDigit = new RegExp(`(?<=\\d)${escapeRe(flag)}`, 'g');
+  const flagNoDigit = new RegExp(`(?<!\\d)${escapeRe(flag)}`, 'g');
+
+  const sentences = haystack.split(openQuote);
+  for (let key = 0; key < sentences.length; key++) {
+    let sentence = sentences[key];
+    if (!sentence.includes(needle)) continue;
+    if (key !== 0 && !sentence.includes(closeQuote)) {
+      let count = 0;
+      sentence = sentence.replace(quotePattern, () => {
+        count++;
+        return flag;
+      });
+      if (count > 1) {
+        let count2 = 0;
+        sentence = sentence.replace(flagNoDigit, () => {
+          count2++;
+          return closeQuote;
+        });
+        if (count2 === 0) {
+          const dotted = sentence.lastIndexOf(`${flag}.`);
+          const pos = dotted !== -1 ? dotted : sentence.lastIndexOf(flag);
+          sentence = sentence.slice(0, pos) + closeQuote + sentence.slice(pos + flag.length);
+        }
+        sentence = sentence.replace(primePattern, prime).replace(flagAfterDigit, prime).split(flag).join(closeQuote);
+      } else if (count === 1) {
+        sentence = sentence.split(flag).join(closeQuote).replace(primePattern, prime);
+      } else {
+        sentence = sentence.replace(primePattern, prime);
+      }
+    } else {
+      sentence = sentence.replace(primePattern, prime).replace(quotePattern, closeQuote);
+    }
+    if (needle === '"' && sentence.includes('"')) sentence = sentence.split('"').join(closeQuote);
+    sentences[key] = sentence;
+  }
+  return sentences.join(openQuote);
+}
+
+function texturizeText(curl: string): string {
+  for (let i = 0; i < STATIC_FROM.length; i++) curl = curl.split(STATIC_FROM[i]).join(STATIC_TO[i]);
+  if (curl.includes("'")) {
+    for (const [re, to] of APOS_RULES) curl = curl.replace(re, to);
+    curl = texturizePrimes(curl, "'", PRIME, OPEN_SQ_FLAG, CLOSING_SINGLE_QUOTE);
+    curl = curl.split(APOS_FLAG).join(APOS).split(OPEN_SQ_FLAG).join(OPENING_SINGLE_QUOTE);
+  }
+  if (curl.includes('"')) {
+    for (const [re, to] of QUOTE_RULES) curl = curl.replace(re, to);
+    curl = texturizePrimes(curl, '"', DOUBLE_PRIME, OPEN_Q_FLAG, CLOSING_QUOTE);
+    curl = curl.split(OPEN_Q_FLAG).join(OPENING_QUOTE);
+  }
+  if (curl.includes('-')) {
+    for (const [re, to] of DASH_RULES) curl = curl.replace(re, to);
+  }
+  if (/(?<=\d)x\d/.test(curl)) {
+    curl = curl.replace(/\b(\d[\d.,]*)x(\d[\d.,]*)\b/g, (m, a: string, b: string) => (a === '0' ? m : `${a}&#215;${b}`));
+  }
+  return curl.replace(AMP, '&#038;');
+}
+
+const NO_TEXTURIZE = /^<\/?(pre|code|kbd|style|script|tt)(?=[\s>/])/i;
+
+/**
+ * `wptexturize`: curly quotes and apostrophes, `...` → `&#8230;`, ` -- ` → ` &#8212; `, ` - ` →
+ * ` &#8211; `, `9x9` → `9&#215;9`, bare `&` → `&#038;`. Markup is left alone, as is the text inside
+ * `<pre>`, `<code>`, `<kbd>`, `<style>`, `<script>` and `<tt>`.
+ */
+export function texturize(text: string | null | undefined): string {
+  if (text === null || text === undefined || text === '') return '';
+  const parts = String(text).split(/(<!--[\s\S]*?-->|<[^>]*>)/);
+  const stack: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!part) continue;
+    if (i % 2 === 1) {
+      if (part.startsWith('<!--')) continue;
+      const m = NO_TEXTURIZE.exec(part);
+      if (m) {
+        const name = m[1].toLowerCase();
+        if (part[1] === '/') {
+          const idx = stack.lastIndexOf(name);
+          if (idx !== -1) stack.splice(idx, 1);
+        } else if (!part.endsWith('/>')) stack.push(name);
+      }
+      parts[i] = part.replace(AMP, '&#038;');
+    } else if (stack.length === 0) {
+      parts[i] = texturizeText(part);
+    }
+  }
+  return parts.join('');
+}
+
+/** `convert_chars`: lone `&` → `&#038;`, `<br>`/`<hr>` made XHTML. */
+export function convertChars(text: string): string {
+  let out = text;
+  if (out.includes('&')) out = out.replace(/&([^#])(?![a-z1-4]{1,8};)/gi, '&#038;$1');
+  return out.replace(/<br>/g, '<br />').replace(/<hr>/g, '<hr />');
+}
+
+// Rendering is pure and the same records are read again and again: keep recent renderings
+// (bounded; the cache starts over when full).
+const RENDER_LIMIT = 5_000;
+function memoized(render: (text: string) => string): (text: string | null | undefined) => string {
+  const cache = new Map<string, string>();
+  return (text) => {
+    const key = text ?? '';
+    let out = cache.get(key);
+    if (out === undefined) {
+      out = render(key);
+      if (cache.size >= RENDER_LIMIT) cache.clear();
+      cache.set(key, out);
+    }
+    return out;
+  };
+}
+
+/** A title as the REST API shows it (`the_title`: texturize, convert_chars, trim). */
+export const renderTitle = memoized((title) => convertChars(texturize(title)).trim());
+
+/** A body as the REST API shows it (`the_content`: texturize, then autop; trimmed). */
+export const renderContent = memoized((content) => autop(texturize(content)).trim());
+
+/** A manual excerpt as the REST API shows it (`the_excerpt`); `""` when there is none. */
+export const renderExcerpt = memoized((excerpt) => autop(convertChars(texturize(excerpt))).trim());

@@ -1,0 +1,165 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../context.ts';
+import { wallClockToDate } from '../domain/dates.ts';
+import { resolveEventWindow } from '../domain/date-window.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { geofenceBox } from '../domain/geo.ts';
+import { parseSearchTerms } from '../domain/search.ts';
+import { resolveTermRefs, withDescendants } from './terms.ts';
+import { listStatusWhere } from './visibility.ts';
+
+export interface EventFilter {
+  startDate?: string | null;
+  endDate?: string | null;
+  startsBefore?: string | null;
+  startsAfter?: string | null;
+  endsBefore?: string | null;
+  endsAfter?: string | null;
+  strictDates?: boolean | null;
+  /** Apply the contract's default window when no date bound is given (default true). */
+  defaultWindow?: boolean | null;
+  search?: string | null;
+  categories?: string[] | null;
+  tags?: string[] | null;
+  venues?: number[] | null;
+  organizers?: number[] | null;
+  featured?: boolean | null;
+  statuses?: string[] | null;
+  include?: number[] | null;
+  postParent?: number | null;
+  geoloc?: boolean | null;
+  geolocLat?: number | null;
+  geolocLng?: number | null;
+  ticketed?: boolean | null;
+}
+
+/** The normalized date bounds a list actually applied (the REST facade echoes them in `rest_url`). */
+export interface AppliedWindow {
+  startDate?: string;
+  endDate?: string;
+  startsBefore?: string;
+  startsAfter?: string;
+  endsBefore?: string;
+  endsAfter?: string;
+}
+
+const textWhere = (word: string): Prisma.EventWhereInput => ({
+  OR: [
+    { title: { contains: word, mode: 'insensitive' } },
+    { excerpt: { contains: word, mode: 'insensitive' } },
+    { content: { contains: word, mode: 'insensitive' } },
+  ],
+});
+
+async function assertPostsOfType(ctx: Context, ids: number[], type: 'EVENT' | 'VENUE' | 'ORGANIZER', field: string) {
+  const rows = await ctx.prisma.post.findMany({ where: { id: { in: ids }, type }, select: { id: true } });
+  const found = new Set(rows.map((r) => r.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    throw new ValidationError(`Not ${type === 'EVENT' ? 'an event' : `a ${type.toLowerCase()}`} ID: ${missing.join(', ')}`, field, 'WRONG_KIND');
+  }
+}
+
+/**
+ * Translates a list filter into a Prisma query: the calendar's list semantics (contract §5.4/§5.5)
+ * live here and nowhere else.
+ */
+export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
+  const and: Prisma.EventWhereInput[] = [listStatusWhere(ctx, filter.statuses), { hideFromListings: false }];
+  const settings = ctx.settings;
+  const window = resolveEventWindow(
+    {
+      start_date: filter.startDate ?? undefined,
+      end_date: filter.endDate ?? undefined,
+      starts_before: filter.startsBefore ?? undefined,
+      starts_after: filter.startsAfter ?? undefined,
+      ends_before: filter.endsBefore ?? undefined,
+      ends_after: filter.endsAfter ?? undefined,
+      strict_dates: filter.strictDates ?? false,
+      include: Boolean(filter.include?.length),
+      useDefaults: filter.defaultWindow ?? true,
+    },
+    { now: ctx.now, siteTimezone: settings.timezone, cutoff: settings.multiDayCutoff },
+  );
+  if (window.invalid.length) {
+    const field = window.invalid[0];
+    throw new ValidationError(`Invalid date: ${field}`, field, 'INVALID_DATE');
+  }
+  const local = settings.timezoneMode === 'event';
+  // Mode `event` compares event-local wall clocks with site-local bounds; mode `site` compares UTC.
+  const b = local ? window.bounds : window.boundsUtc;
+  const start = local ? 'startLocal' : 'startUtc';
+  const end = local ? 'endLocal' : 'endUtc';
+  const at = (wall: string) => wallClockToDate(wall);
+  if (b.startGte) and.push({ [start]: { gte: at(b.startGte) } });
+  if (b.endLte) and.push({ [end]: { lte: at(b.endLte) } });
+  if (b.startLt) and.push({ [start]: { lt: at(b.startLt) } });
+  if (b.startGt) and.push({ [start]: { gt: at(b.startGt) } });
+  if (b.endLt) and.push({ [end]: { lt: at(b.endLt) } });
+  if (b.endGt) and.push({ [end]: { gt: at(b.endGt) } });
+
+  if (filter.search !== undefined && filter.search !== null) {
+    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const { include, exclude } = parseSearchTerms(filter.search);
+    for (const word of include) and.push(textWhere(word));
+    for (const word of exclude) and.push({ NOT: textWhere(word) });
+  }
+  if (filter.categories?.length) {
+    const ids = await withDescendants(ctx, await resolveTermRefs(ctx, 'CATEGORY', filter.categories, 'categories'));
+    and.push({ categories: { some: { categoryId: { in: ids } } } });
+  }
+  if (filter.tags?.length) {
+    const ids = await resolveTermRefs(ctx, 'TAG', filter.tags, 'tags');
+    and.push({ tags: { some: { tagId: { in: ids } } } });
+  }
+  if (filter.venues?.length) {
+    await assertPostsOfType(ctx, filter.venues, 'VENUE', 'venue');
+    and.push({ venues: { some: { venueId: { in: filter.venues } } } });
+  }
+  if (filter.organizers?.length) {
+    await assertPostsOfType(ctx, filter.organizers, 'ORGANIZER', 'organizer');
+    and.push({ organizers: { some: { organizerId: { in: filter.organizers } } } });
+  }
+  if (filter.featured !== undefined && filter.featured !== null) and.push({ featured: filter.featured });
+  if (filter.include?.length) and.push({ id: { in: filter.include } });
+  if (filter.postParent !== undefined && filter.postParent !== null) {
+    await assertPostsOfType(ctx, [filter.postParent], 'EVENT', 'post_parent');
+    and.push({ parentId: filter.postParent });
+  }
+  if (filter.ticketed === true) {
+    throw new ValidationError('Event Tickets plugin is not activated.', 'ticketed', 'event-tickets-not-active');
+  }
+  if (filter.geoloc) {
+    const lat = filter.geolocLat || 0;
+    const lng = filter.geolocLng || 0;
+    if (lat && lng) {
+      const box = geofenceBox(lat, lng);
+      and.push({
+        venues: {
+          some: {
+            venue: {
+              status: 'publish',
+              latitude: { gte: box.minLat, lte: box.maxLat },
+              longitude: { gte: box.minLng, lte: box.maxLng },
+            },
+          },
+        },
+      });
+    } else if (lat || lng) {
+      and.push({ venues: { some: { venue: { latitude: { not: null }, longitude: { not: null } } } } });
+    }
+  }
+
+  const orderBy: Prisma.EventOrderByWithRelationInput[] = filter.include?.length
+    ? [{ dateUtc: 'asc' }, { id: 'asc' }]
+    : [{ [start]: 'asc' }, { id: 'asc' }];
+  const applied: AppliedWindow = {
+    startDate: window.restUrlValues.start_date,
+    endDate: window.restUrlValues.end_date,
+    startsBefore: window.restUrlValues.starts_before,
+    startsAfter: window.restUrlValues.starts_after,
+    endsBefore: window.restUrlValues.ends_before,
+    endsAfter: window.restUrlValues.ends_after,
+  };
+  return { where: { AND: and } as Prisma.EventWhereInput, orderBy, window: applied };
+}

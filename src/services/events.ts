@@ -1,0 +1,296 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../context.ts';
+import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
+import { inferCurrency } from '../domain/cost.ts';
+import { dateToWallClock } from '../domain/dates.ts';
+import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { computeEventDates } from '../domain/event-dates.ts';
+import { slugify } from '../domain/slug.ts';
+import { resolveTimezone } from '../domain/timezone.ts';
+import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
+import { stamp } from './clock.ts';
+import { resolveImageRef } from './images.ts';
+import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
+import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
+import { resolvePublicationDate } from './publication.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
+import { resolveOrCreateTermsForEvent } from './terms.ts';
+
+/** A venue or organizer given on an event write: an existing ID, or the fields of one to create/reuse. */
+export interface LinkedRef {
+  id?: number | null;
+  create?: LinkedPostInput | null;
+}
+
+export interface EventInput {
+  title?: string | null;
+  description?: string | null;
+  excerpt?: string | null;
+  slug?: string | null;
+  status?: string | null;
+  authorId?: number | null;
+  date?: string | null;
+  dateUtc?: string | null;
+  timezone?: string | null;
+  allDay?: boolean | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  image?: string | null;
+  cost?: string[] | null;
+  website?: string | null;
+  showMap?: boolean | null;
+  showMapLink?: boolean | null;
+  hideFromListings?: boolean | null;
+  sticky?: boolean | null;
+  featured?: boolean | null;
+  categories?: string[] | null;
+  tags?: string[] | null;
+  venues?: LinkedRef[] | null;
+  organizers?: LinkedRef[] | null;
+  parentId?: number | null;
+}
+
+const MAX_TITLE = 1000;
+
+function nonEmpty(value: string | null | undefined, field: string, max?: number) {
+  if (value === undefined || value === null) return;
+  if (!value.trim()) throw new ValidationError(`${field} cannot be empty.`, field, 'EMPTY');
+  if (max && value.length > max) throw new ValidationError(`${field} is too long (${max} characters at most).`, field, 'TOO_LONG');
+}
+
+function validateInput(input: EventInput, creating: boolean) {
+  if (creating) {
+    const missing = (['title', 'startDate', 'endDate'] as const).filter((k) => !input[k]);
+    if (missing.length) {
+      const names = missing.map((m) => ({ title: 'title', startDate: 'start_date', endDate: 'end_date' })[m]);
+      throw new ValidationError(`Missing parameter(s): ${names.join(', ')}`, names[0], 'REQUIRED');
+    }
+  }
+  nonEmpty(input.title, 'title', MAX_TITLE);
+  nonEmpty(input.description, 'description');
+  nonEmpty(input.excerpt, 'excerpt');
+  nonEmpty(input.slug, 'slug', 200);
+  if (input.status !== undefined && input.status !== null && !ALL_STATUSES.includes(input.status as Status)) {
+    throw new ValidationError(`Unknown status: ${input.status}`, 'status', 'UNKNOWN_STATUS');
+  }
+  if (input.slug && !slugify(input.slug)) throw new ValidationError('The slug is empty once normalized.', 'slug', 'EMPTY');
+  if (input.website) {
+    try {
+      const u = new URL(input.website);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      throw new ValidationError('website must be a valid URL.', 'website', 'INVALID_URL');
+    }
+  }
+}
+
+function timezoneOf(input: EventInput, fallback: string): string {
+  if (input.timezone === undefined || input.timezone === null || input.timezone === '') return fallback;
+  const tz = resolveTimezone(input.timezone);
+  if (!tz) throw new ValidationError(`Unknown time zone: ${input.timezone}`, 'timezone', 'INVALID_TIMEZONE');
+  return tz.name;
+}
+
+async function resolveLinked(ctx: Context, kind: LinkedKind, refs: LinkedRef[]): Promise<number[]> {
+  const field = kind === 'VENUE' ? 'venue' : 'organizer';
+  const ids: number[] = [];
+  for (const ref of refs) {
+    if (ref.id) {
+      const post = await ctx.prisma.post.findUnique({ where: { id: ref.id }, select: { type: true } });
+      if (post?.type !== kind) throw new ValidationError(`${ref.id} is not a valid ${field} ID.`, field, 'WRONG_KIND');
+      ids.push(ref.id);
+    } else if (ref.create) {
+      try {
+        ids.push(await createLinkedPost(ctx, kind, ref.create));
+      } catch (error) {
+        if (error instanceof ValidationError) throw new ValidationError(error.message, field, error.code);
+        throw error;
+      }
+    }
+  }
+  return [...new Set(ids)];
+}
+
+function costData(cost: string[]) {
+  const values = cost.map((c) => c.trim()).filter(Boolean);
+  const currency = values.length ? inferCurrency(values[0]) : { symbol: '', position: '' };
+  return { cost: values, currencySymbol: currency.symbol, currencyPosition: currency.position };
+}
+
+function slugsLike(ctx: Context) {
+  return async (base: string) =>
+    (await ctx.prisma.event.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
+}
+
+async function relationData(ctx: Context, input: EventInput) {
+  const data: Record<string, unknown> = {};
+  if (input.venues) {
+    const ids = await resolveLinked(ctx, 'VENUE', input.venues);
+    data.venues = { deleteMany: {}, create: ids.map((venueId, position) => ({ venueId, position })) };
+  }
+  if (input.organizers) {
+    const ids = await resolveLinked(ctx, 'ORGANIZER', input.organizers);
+    data.organizers = { deleteMany: {}, create: ids.map((organizerId, position) => ({ organizerId, position })) };
+  }
+  if (input.categories) {
+    const ids = await resolveOrCreateTermsForEvent(ctx, 'CATEGORY', input.categories);
+    data.categories = { deleteMany: {}, create: ids.map((categoryId) => ({ categoryId })) };
+  }
+  if (input.tags) {
+    const ids = await resolveOrCreateTermsForEvent(ctx, 'TAG', input.tags);
+    data.tags = { deleteMany: {}, create: ids.map((tagId) => ({ tagId })) };
+  }
+  if (input.image !== undefined && input.image !== null) data.imageId = await resolveImageRef(ctx, input.image);
+  if (input.parentId !== undefined) {
+    if (input.parentId) {
+      const parent = await ctx.prisma.post.findUnique({ where: { id: input.parentId }, select: { type: true } });
+      if (parent?.type !== 'EVENT') throw new ValidationError(`${input.parentId} is not an event ID.`, 'post_parent', 'WRONG_KIND');
+    }
+    data.parentId = input.parentId || null;
+  }
+  return data;
+}
+
+function scalarData(input: EventInput) {
+  const data: Record<string, unknown> = {};
+  if (input.title) data.title = input.title.trim();
+  if (input.description !== undefined && input.description !== null) data.content = input.description;
+  if (input.excerpt !== undefined && input.excerpt !== null) data.excerpt = input.excerpt;
+  if (input.cost !== undefined && input.cost !== null) Object.assign(data, costData(input.cost));
+  if (input.website !== undefined && input.website !== null) data.website = input.website;
+  for (const flag of ['showMap', 'showMapLink', 'hideFromListings', 'sticky', 'featured'] as const) {
+    if (input[flag] !== undefined && input[flag] !== null) data[flag] = input[flag];
+  }
+  return data;
+}
+
+function eventDates(ctx: Context, start: string, end: string, allDay: boolean, timezone: string) {
+  const dates = computeEventDates({ start, end, allDay, timezone, multiDayCutoff: ctx.settings.multiDayCutoff, now: ctx.now });
+  if (!dates) throw new ValidationError('Invalid start_date or end_date.', 'start_date', 'INVALID_DATE');
+  if ('invalid' in dates) {
+    const field = (dates as { invalid: string }).invalid;
+    throw new ValidationError(`Invalid ${field}.`, field, 'INVALID_DATE');
+  }
+  return {
+    startLocal: dates.startLocal,
+    endLocal: dates.endLocal,
+    startUtc: dates.startUtc,
+    endUtc: dates.endUtc,
+    timezone: dates.timezone,
+    allDay,
+  };
+}
+
+export async function createEvent(ctx: Context, input: EventInput): Promise<number> {
+  // Parameters are validated before permissions, as WordPress does (contract §1.3).
+  validateInput(input, true);
+  const timezone = timezoneOf(input, ctx.settings.timezone);
+  const dates = eventDates(ctx, input.startDate!, input.endDate!, input.allDay ?? false, timezone);
+  const viewer = requirePostCreator(ctx);
+  const authorId = await resolveAuthor(ctx, input.authorId, null);
+  const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, true)!;
+  const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone, status: requested });
+  const relations = await relationData(ctx, input);
+  const now = stamp(ctx);
+  const data = {
+    ...scalarData(input),
+    ...dates,
+    ...relations,
+    title: input.title!.trim(),
+    status: published.status,
+    authorId,
+    dateUtc: published.dateUtc,
+    dateLocal: published.dateLocal,
+    modifiedUtc: now.utc,
+    modifiedLocal: now.local,
+    // REST-created events store the map flags as sent, false otherwise (sample POST_events_201_minimal).
+    showMap: input.showMap ?? false,
+    showMapLink: input.showMapLink ?? false,
+  };
+  for (const rel of ['venues', 'organizers', 'categories', 'tags'] as const) {
+    const rels = data as unknown as Record<string, { deleteMany?: unknown } | undefined>;
+    if (rels[rel]) delete rels[rel]!.deleteMany;
+  }
+  const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
+  return insertPost(ctx, 'EVENT', (id) => {
+    const insert = (slug: string | null) =>
+      ctx.prisma.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }).then((e) => e.id);
+    return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
+  });
+}
+
+export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+  const row = await locatePost(ctx, 'EVENT', address);
+  validateInput(input, false);
+  const viewer = requireEditable(ctx, row);
+  const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id } });
+  const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input)) };
+  if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, current.authorId);
+
+  const timezone = timezoneOf(input, current.timezone);
+  const allDay = input.allDay ?? current.allDay;
+  if (input.startDate || input.endDate || input.timezone || (input.allDay !== undefined && input.allDay !== null)) {
+    Object.assign(
+      data,
+      eventDates(ctx, input.startDate || dateToWallClock(current.startLocal), input.endDate || dateToWallClock(current.endLocal), allDay, timezone),
+    );
+  }
+
+  const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, false);
+  if (requested || input.date || input.dateUtc) {
+    const published = await resolvePublicationDate(ctx, {
+      date: input.date,
+      dateUtc: input.dateUtc,
+      timezone,
+      status: requested ?? (current.status as Status),
+      current: current.dateUtc,
+    });
+    Object.assign(data, { status: published.status, dateUtc: published.dateUtc, dateLocal: published.dateLocal });
+    if (current.status === 'trash' && published.status !== 'trash') {
+      data.trashedFromStatus = null;
+      if (current.slug) data.slug = current.slug.replace(/__trashed$/, '');
+    }
+  }
+  const now = stamp(ctx);
+  Object.assign(data, { modifiedUtc: now.utc, modifiedLocal: now.local });
+  const status = (data.status ?? current.status) as Status;
+  const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
+  const write = (slug?: string) =>
+    ctx.prisma.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } });
+  if (wantsSlug && slugify(wantsSlug) !== current.slug) {
+    await writeWithUniqueSlug(wantsSlug, slugsLike(ctx), write);
+  } else {
+    await write();
+  }
+  return row.id;
+}
+
+/** Moves an event to the trash (contract §7.9); a trashed event answers Gone. */
+export async function trashEvent(ctx: Context, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, 'EVENT', address);
+  requireTrashable(ctx, row, 'event');
+  const now = stamp(ctx);
+  await ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) });
+  return row.id;
+}
+
+export async function restoreEvent(ctx: Context, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, 'EVENT', address);
+  requireEditable(ctx, row);
+  if (row.status !== 'trash') throw new ValidationError('The event is not in the trash.', 'id', 'NOT_TRASHED');
+  const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id }, select: { trashedFromStatus: true } });
+  const restore = (slug: string | null) =>
+    ctx.prisma.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } });
+  const base = row.slug?.replace(/__trashed$/, '');
+  if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
+  else await restore(null);
+  return row.id;
+}
+
+export async function purgeEvent(ctx: Context, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, 'EVENT', address);
+  requireEditable(ctx, row);
+  if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
+  await ctx.prisma.post.delete({ where: { id: row.id } });
+  return row.id;
+}

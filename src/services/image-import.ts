@@ -1,0 +1,416 @@
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import { imageSize } from 'image-size';
+import ipaddr from 'ipaddr.js';
+import type { Context } from '../context.ts';
+import { ValidationError } from '../domain/errors.ts';
+
+/**
+ * Importing an image by URL: download it (over http/https only, size- and time-limited, a few
+ * redirects at most, every hop checked against private networks and pinned to the checked
+ * address), verify it is a raster image, and record it as an Attachment pointing at the source URL
+ * (we do not host files).
+ */
+
+export interface ImageImportOptions {
+  /** Allow URLs that resolve to loopback, private, link-local… addresses (CAL_ALLOW_PRIVATE_IMAGE_URLS). */
+  allowPrivate: boolean;
+  /** Host names (or IP literals) exempt from the address check, e.g. an internal media server. */
+  allowedHosts: readonly string[];
+  /** Largest accepted download, counted while streaming. */
+  maxBytes: number;
+  /** Time for the whole import download, redirects and DNS included. */
+  timeoutMs: number;
+  /** Redirects followed at most. */
+  maxRedirects: number;
+}
+
+function defaultOptions(): ImageImportOptions {
+  return {
+    allowPrivate: /^(true|1|yes)$/.test(process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS ?? ''),
+    allowedHosts: [],
+    maxBytes: 10 * 1024 * 1024,
+    timeoutMs: 10_000,
+    maxRedirects: 3,
+  };
+}
+
+let options: ImageImportOptions = defaultOptions();
+
+/**
+ * Sets the import options (unset ones take their defaults; `configureImageImport()` resets them).
+ * Called once at startup; without it `allowPrivate` follows CAL_ALLOW_PRIVATE_IMAGE_URLS.
+ */
+export function configureImageImport(input: Partial<ImageImportOptions> = {}): ImageImportOptions {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  options = { ...defaultOptions(), ...defined };
+  return options;
+}
+
+/** The raster formats we accept, by the MIME type stored on the attachment. */
+const RASTER_TYPES = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+} as const;
+type RasterMime = keyof typeof RASTER_TYPES;
+
+/** Downloads an image URL into a new attachment (or the existing one for that URL). */
+export async function importImageFromUrl(ctx: Context, url: URL, field: string): Promise<number> {
+  const opts = options;
+  const source = url.href;
+  const { body, contentType, finalUrl } = await download(url, field, opts);
+  const image = inspectImage(body, contentType, field);
+  const data = {
+    title: titleFromUrl(url) || titleFromUrl(finalUrl) || 'image',
+    url: source,
+    sourceUrl: source,
+    mimeType: image.mimeType,
+    width: image.width,
+    height: image.height,
+    filesize: body.length,
+    authorId: ctx.viewer?.id ?? null,
+  };
+  try {
+    // One nested write: the post ID row and the attachment are created (or rolled back) together.
+    const post = await ctx.prisma.post.create({
+      data: { type: 'ATTACHMENT', attachment: { create: data } },
+      select: { id: true },
+    });
+    return post.id;
+  } catch (error) {
+    // A concurrent import of the same URL won the unique `sourceUrl`/`url`: use its attachment.
+    if ((error as { code?: string }).code !== 'P2002') throw error;
+    const existing = await ctx.prisma.attachment.findFirst({
+      where: { OR: [{ sourceUrl: source }, { url: source }] },
+      select: { id: true },
+    });
+    if (existing) return existing.id;
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Address policy
+
+/**
+ * Whether an IP address is outside the public unicast space: loopback, private (RFC 1918),
+ * link-local (incl. cloud metadata 169.254.169.254), CGNAT, reserved/documentation, multicast,
+ * broadcast, unspecified; IPv6 unique-local, link-local, site-local, multicast, and IPv4 addresses
+ * embedded in IPv6 (mapped, translated, NAT64, 6to4) judged by their IPv4 part. Unparsable → true.
+ */
+export function isForbiddenAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return true;
+  }
+  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === 'unicast') return false;
+  const parts = v6.parts;
+  const embedded = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return embedded(parts[6], parts[7]).range() !== 'unicast';
+  if (range === 'rfc6052' && parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) {
+    return embedded(parts[6], parts[7]).range() !== 'unicast';
+  }
+  if (range === '6to4') return embedded(parts[1], parts[2]).range() !== 'unicast';
+  return true;
+}
+
+function normalizeHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+/** Checks one hop's URL and resolves its host; the returned addresses are the only ones dialled. */
+async function resolveTarget(
+  url: URL,
+  field: string,
+  opts: ImageImportOptions,
+  signal: AbortSignal,
+): Promise<LookupAddress[]> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError('The image URL must use http or https.', field, 'IMAGE_URL_FORBIDDEN');
+  }
+  if (url.username || url.password) {
+    throw new ValidationError('The image URL must not contain a user name or password.', field, 'IMAGE_URL_FORBIDDEN');
+  }
+  const host = normalizeHost(url.hostname);
+  const family = net.isIP(host);
+  let addresses: LookupAddress[];
+  if (family) {
+    addresses = [{ address: host, family }];
+  } else {
+    try {
+      addresses = await abortable(dnsLookup(host, { all: true, verbatim: true }), signal);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      throw new ValidationError(`The image host ${host} could not be resolved.`, field, 'IMAGE_FETCH_FAILED');
+    }
+    if (addresses.length === 0) {
+      throw new ValidationError(`The image host ${host} could not be resolved.`, field, 'IMAGE_FETCH_FAILED');
+    }
+  }
+  const exempt = opts.allowPrivate || opts.allowedHosts.some((h) => normalizeHost(h) === host);
+  if (!exempt && addresses.some((a) => isForbiddenAddress(a.address))) {
+    throw new ValidationError(
+      'The image URL points to a private, loopback or reserved network address.',
+      field,
+      'IMAGE_URL_FORBIDDEN',
+    );
+  }
+  return addresses;
+}
+
+/** A `lookup` for http.request that only ever answers with the already checked addresses. */
+function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
+  return (_hostname: string, lookupOptions: LookupOptions | number, callback) => {
+    const o = typeof lookupOptions === 'number' ? { family: lookupOptions } : (lookupOptions ?? {});
+    const family = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : (o.family ?? 0);
+    const list = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
+    if (list.length === 0) {
+      const err: NodeJS.ErrnoException = new Error(`no pinned IPv${family} address`);
+      err.code = 'ENOTFOUND';
+      callback(err, '', 0);
+    } else if (o.all) {
+      callback(null, list);
+    } else {
+      callback(null, list[0].address, list[0].family);
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Download
+
+class TooLarge extends Error {}
+
+interface Downloaded {
+  body: Buffer;
+  contentType: string | undefined;
+  finalUrl: URL;
+}
+
+async function download(url: URL, field: string, opts: ImageImportOptions): Promise<Downloaded> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
+  try {
+    let current = url;
+    for (let redirects = 0; ; redirects++) {
+      const addresses = await resolveTarget(current, field, opts, controller.signal);
+      const res = await get(current, addresses, controller.signal);
+      const status = res.statusCode ?? 0;
+      if ([301, 302, 303, 307, 308].includes(status)) {
+        res.destroy();
+        const location = res.headers.location;
+        if (!location) {
+          throw new ValidationError(`The image URL redirected (HTTP ${status}) without a location.`, field, 'IMAGE_FETCH_FAILED');
+        }
+        if (redirects >= opts.maxRedirects) {
+          throw new ValidationError(
+            `The image URL redirected more than ${opts.maxRedirects} times.`,
+            field,
+            'IMAGE_FETCH_FAILED',
+          );
+        }
+        try {
+          current = new URL(location, current);
+        } catch {
+          throw new ValidationError('The image URL redirected to an invalid location.', field, 'IMAGE_FETCH_FAILED');
+        }
+        continue;
+      }
+      if (status < 200 || status > 299) {
+        res.destroy();
+        throw new ValidationError(`The image URL answered with HTTP ${status}.`, field, 'IMAGE_FETCH_FAILED');
+      }
+      const contentType = mediaType(res.headers['content-type']);
+      if (contentType !== undefined && !maybeImageType(contentType)) {
+        res.destroy();
+        throw notAnImage(contentType, field);
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > opts.maxBytes) {
+        res.destroy();
+        throw tooLarge(opts, field);
+      }
+      const body = await readBody(res, opts.maxBytes, controller.signal);
+      return { body, contentType, finalUrl: current };
+    }
+  } catch (e) {
+    if (e instanceof ValidationError) throw e;
+    if (e instanceof TooLarge) throw tooLarge(opts, field);
+    if (controller.signal.aborted) {
+      throw new ValidationError(
+        `The image download did not finish within ${formatSeconds(opts.timeoutMs)}.`,
+        field,
+        'IMAGE_TIMEOUT',
+      );
+    }
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new ValidationError(`The image could not be downloaded (${reason}).`, field, 'IMAGE_FETCH_FAILED');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function get(url: URL, addresses: LookupAddress[], signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        lookup: pinnedLookup(addresses),
+        signal,
+        headers: {
+          accept: 'image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8',
+          'accept-encoding': 'identity',
+          'user-agent': 'cal-events image import',
+        },
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function readBody(res: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  const onAbort = () => res.destroy(new Error('aborted'));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        throw new TooLarge();
+      }
+      chunks.push(chunk);
+    }
+    if (!res.complete) throw new Error('the connection closed before the whole image arrived');
+    return Buffer.concat(chunks, size);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function tooLarge(opts: ImageImportOptions, field: string): ValidationError {
+  return new ValidationError(`The image is larger than ${formatBytes(opts.maxBytes)}.`, field, 'IMAGE_TOO_LARGE');
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content checks
+
+function mediaType(header: string | undefined): string | undefined {
+  const value = header?.split(';')[0].trim().toLowerCase();
+  return value ? value : undefined;
+}
+
+/** Content-Types that may carry a raster image (servers often send octet-stream). */
+function maybeImageType(type: string): boolean {
+  if (type === 'image/svg+xml') return false;
+  return type.startsWith('image/') || type === 'application/octet-stream' || type === 'binary/octet-stream';
+}
+
+function notAnImage(contentType: string | undefined, field: string): ValidationError {
+  if (contentType === 'image/svg+xml') {
+    return new ValidationError('SVG images are not accepted; use a JPEG, PNG, GIF or WebP image.', field, 'NOT_AN_IMAGE');
+  }
+  const got = contentType ? ` (the server sent ${contentType})` : '';
+  return new ValidationError(`The URL is not a JPEG, PNG, GIF or WebP image${got}.`, field, 'NOT_AN_IMAGE');
+}
+
+/** The raster format the bytes' magic numbers identify, or null. */
+export function sniffImageType(bytes: Uint8Array): RasterMime | null {
+  const at = (offset: number, ascii: string) =>
+    bytes.length >= offset + ascii.length && Buffer.from(bytes.subarray(offset, offset + ascii.length)).toString('latin1') === ascii;
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (at(0, '\x89PNG\r\n\x1a\n')) return 'image/png';
+  if (at(0, 'GIF87a') || at(0, 'GIF89a')) return 'image/gif';
+  if (at(0, 'RIFF') && at(8, 'WEBP')) return 'image/webp';
+  return null;
+}
+
+function looksLikeSvg(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return head.startsWith('<') && head.includes('<svg');
+}
+
+function inspectImage(
+  body: Buffer,
+  contentType: string | undefined,
+  field: string,
+): { mimeType: RasterMime; width: number; height: number } {
+  const sniffed = sniffImageType(body);
+  if (!sniffed) throw notAnImage(looksLikeSvg(body) ? 'image/svg+xml' : contentType, field);
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(body);
+  } catch {
+    throw new ValidationError('The image file is damaged or incomplete.', field, 'NOT_AN_IMAGE');
+  }
+  if (size.type !== RASTER_TYPES[sniffed] || !(size.width > 0) || !(size.height > 0)) {
+    throw new ValidationError('The image file is damaged or incomplete.', field, 'NOT_AN_IMAGE');
+  }
+  // EXIF orientations 5–8 are displayed rotated a quarter turn: report the displayed dimensions.
+  const rotated = size.orientation !== undefined && size.orientation >= 5;
+  return {
+    mimeType: sniffed,
+    width: rotated ? size.height : size.width,
+    height: rotated ? size.width : size.height,
+  };
+}
+
+/** The file name of the URL's path, decoded, without its extension ("sunset" for …/sunset.jpg). */
+function titleFromUrl(url: URL): string {
+  const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    name = segment;
+  }
+  return name
+    .replace(/\.[^.]+$/, '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
+}

@@ -1,0 +1,41 @@
+import type { Context } from '../context.ts';
+import { canUploadFiles } from '../domain/capabilities.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { isRecordId } from '../domain/ids.ts';
+import { importImageFromUrl } from './image-import.ts';
+
+/**
+ * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).
+ * Returns null for "clear the image" ("" or 0).
+ */
+export async function resolveImageRef(ctx: Context, value: string, field = 'image'): Promise<number | null> {
+  const v = value.trim();
+  if (v === '' || v === '0') return null;
+  if (/^\d+$/.test(v)) {
+    const attachment = isRecordId(Number(v))
+      ? await ctx.prisma.attachment.findUnique({ where: { id: Number(v) }, select: { id: true, mimeType: true } })
+      : null;
+    if (!attachment || !attachment.mimeType.startsWith('image/')) {
+      throw new ValidationError(`${v} is not the ID of an image.`, field, 'NOT_AN_IMAGE');
+    }
+    return attachment.id;
+  }
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ValidationError('The image must be an attachment ID or an absolute URL.', field, 'INVALID_IMAGE');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError('The image URL must use http or https.', field, 'INVALID_IMAGE');
+  }
+  const known = await ctx.prisma.attachment.findFirst({
+    where: { OR: [{ url: url.href }, { sourceUrl: url.href }] },
+    select: { id: true },
+  });
+  if (known) return known.id;
+  if (!canUploadFiles(ctx.viewer)) {
+    throw new ValidationError('You are not allowed to upload files.', field, 'UPLOAD_NOT_ALLOWED');
+  }
+  return importImageFromUrl(ctx, url, field);
+}

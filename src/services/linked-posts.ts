@@ -1,0 +1,231 @@
+import type { Context } from '../context.ts';
+import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
+import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
+import { stamp } from './clock.ts';
+import { resolveImageRef } from './images.ts';
+import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
+import { resolvePublicationDate } from './publication.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
+import { readableWhere } from './visibility.ts';
+
+export type LinkedKind = 'VENUE' | 'ORGANIZER';
+
+/** Writable fields of venues and organizers (the kind-specific ones are ignored for the other kind). */
+export interface LinkedPostInput {
+  name?: string | null;
+  description?: string | null;
+  status?: string | null;
+  authorId?: number | null;
+  date?: string | null;
+  dateUtc?: string | null;
+  image?: string | null;
+  phone?: string | null;
+  website?: string | null;
+  // venues
+  address?: string | null;
+  city?: string | null;
+  country?: string | null;
+  province?: string | null;
+  state?: string | null;
+  stateprovince?: string | null;
+  zip?: string | null;
+  latitude?: number | null;
+  longitude?: number | null;
+  showMap?: boolean | null;
+  showMapLink?: boolean | null;
+  // organizers
+  email?: string | null;
+}
+
+const venueText = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const;
+const organizerText = ['phone', 'website', 'email'] as const;
+const label = (kind: LinkedKind) => (kind === 'VENUE' ? 'venue' : 'organizer');
+
+function delegate(ctx: Context, kind: LinkedKind) {
+  return (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
+}
+
+/** `stateprovince` when not sent: state for US addresses, else province (contract §4.3). */
+export function deriveStateProvince(v: { state?: string | null; province?: string | null; country?: string | null }) {
+  const country = (v.country ?? '').trim();
+  if (v.state && (!country || country === 'US' || country === 'United States')) return v.state;
+  return v.province ?? '';
+}
+
+function validateUrl(value: string | null | undefined, field: string) {
+  if (!value) return;
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ValidationError(`${field} must be a valid URL.`, field, 'INVALID_URL');
+  }
+}
+
+function validate(kind: LinkedKind, input: LinkedPostInput, creating: boolean) {
+  const nameField = label(kind);
+  if (creating && !input.name?.trim()) throw new ValidationError(`The ${nameField} name is required.`, nameField, 'REQUIRED');
+  if (input.name !== undefined && input.name !== null && !input.name.trim()) {
+    throw new ValidationError(`The ${nameField} name cannot be empty.`, nameField, 'EMPTY');
+  }
+  validateUrl(input.website, 'website');
+  if (input.latitude !== undefined && input.latitude !== null && (input.latitude < -90 || input.latitude > 90)) {
+    throw new ValidationError('Latitude must lie between -90 and 90.', 'latitude', 'OUT_OF_RANGE');
+  }
+  if (input.longitude !== undefined && input.longitude !== null && (input.longitude < -180 || input.longitude > 180)) {
+    throw new ValidationError('Longitude must lie between -180 and 180.', 'longitude', 'OUT_OF_RANGE');
+  }
+}
+
+async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput, current?: Record<string, unknown>) {
+  const data: Record<string, unknown> = {};
+  if (input.name) data.name = input.name.trim();
+  if (input.description !== undefined && input.description !== null) data.content = input.description;
+  for (const f of kind === 'VENUE' ? venueText : organizerText) {
+    if (input[f] !== undefined && input[f] !== null) data[f] = input[f];
+  }
+  if (kind === 'VENUE') {
+    if (input.latitude !== undefined) data.latitude = input.latitude;
+    if (input.longitude !== undefined) data.longitude = input.longitude;
+    if (input.showMap !== undefined && input.showMap !== null) data.showMap = input.showMap;
+    if (input.showMapLink !== undefined && input.showMapLink !== null) data.showMapLink = input.showMapLink;
+    if (input.stateprovince !== undefined && input.stateprovince !== null) data.stateprovince = input.stateprovince;
+    else if (input.state !== undefined || input.province !== undefined || input.country !== undefined || !current) {
+      data.stateprovince = deriveStateProvince({ ...(current ?? {}), ...data } as never);
+    }
+  }
+  if (input.image !== undefined && input.image !== null) data.imageId = await resolveImageRef(ctx, input.image);
+  return data;
+}
+
+function slugsLike(ctx: Context, kind: LinkedKind) {
+  return async (base: string) =>
+    (await delegate(ctx, kind).findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
+}
+
+/**
+ * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
+ * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
+ */
+export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
+  validate(kind, input, true);
+  const viewer = requirePostCreator(ctx);
+  const name = input.name!.trim();
+  // Only a record the caller may read is reused (and only one they may edit is written to), so
+  // reuse neither reveals nor alters others' drafts.
+  const duplicate = await delegate(ctx, kind).findFirst({
+    where: {
+      AND: [
+        { name: { equals: name, mode: 'insensitive' }, status: { not: 'trash' } },
+        input.description ? { content: input.description } : {},
+        readableWhere(ctx),
+      ],
+    },
+    select: { id: true, status: true, authorId: true },
+    orderBy: { id: 'asc' },
+  });
+  if (duplicate) {
+    if (!canEdit(viewer, duplicate as never)) return duplicate.id;
+    const { name: _same, ...rest } = input;
+    return updateLinkedPost(ctx, kind, { id: duplicate.id }, rest, { allowReuse: true });
+  }
+  const status = forcedStatus(viewer, input.status as Status | undefined, true)!;
+  const authorId = await resolveAuthor(ctx, input.authorId, null);
+  const now = stamp(ctx);
+  const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone: ctx.settings.timezone, status });
+  const data = await fieldData(ctx, kind, input);
+  return insertPost(ctx, kind, (id) => writeWithUniqueSlug(name, slugsLike(ctx, kind), async (slug) => {
+    const created = await delegate(ctx, kind).create({
+      data: {
+        ...(data as { name: string }),
+        name,
+        slug,
+        status: published.status,
+        authorId,
+        dateUtc: published.dateUtc,
+        dateLocal: published.dateLocal,
+        modifiedUtc: now.utc,
+        modifiedLocal: now.local,
+        showMap: kind === 'VENUE' ? ((data.showMap as boolean | undefined) ?? true) : undefined,
+        showMapLink: kind === 'VENUE' ? ((data.showMapLink as boolean | undefined) ?? true) : undefined,
+        id,
+      } as never,
+      select: { id: true },
+    });
+    return created.id;
+  }));
+}
+
+export async function updateLinkedPost(
+  ctx: Context,
+  kind: LinkedKind,
+  address: PostAddress,
+  input: LinkedPostInput,
+  opts: { allowReuse?: boolean } = {},
+): Promise<number> {
+  const row = await locatePost(ctx, kind, address);
+  validate(kind, input, false);
+  const viewer = opts.allowReuse ? requirePostCreator(ctx) : requireEditable(ctx, row);
+  const current = (await delegate(ctx, kind).findUnique({ where: { id: row.id } })) as unknown as Record<string, unknown>;
+  const data = await fieldData(ctx, kind, input, current);
+  const requested = input.status as Status | undefined;
+  const status = opts.allowReuse ? undefined : forcedStatus(viewer, requested ?? undefined, false);
+  if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, row.authorId);
+  if (status || input.date || input.dateUtc) {
+    const published = await resolvePublicationDate(ctx, {
+      date: input.date,
+      dateUtc: input.dateUtc,
+      timezone: ctx.settings.timezone,
+      status: (status ?? row.status) as Status,
+      current: current.dateUtc as Date | null,
+    });
+    Object.assign(data, { status: published.status, dateUtc: published.dateUtc, dateLocal: published.dateLocal });
+    if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedSlug(row.slug));
+  }
+  const now = stamp(ctx);
+  await delegate(ctx, kind).update({
+    where: { id: row.id },
+    data: { ...data, modifiedUtc: now.utc, modifiedLocal: now.local } as never,
+  });
+  return row.id;
+}
+
+const untrashedSlug = (slug: string | null) => ({ slug: slug?.replace(/__trashed$/, '') ?? null, trashedFromStatus: null });
+
+/** Moves to trash (contract §7.9): slug gets `__trashed`, links to events are removed. */
+export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, kind, address);
+  requireTrashable(ctx, row, label(kind));
+  const now = stamp(ctx);
+  const join = kind === 'VENUE' ? ctx.prisma.eventVenue : ctx.prisma.eventOrganizer;
+  const where = kind === 'VENUE' ? { venueId: row.id } : { organizerId: row.id };
+  await ctx.prisma.$transaction([
+    (join as typeof ctx.prisma.eventVenue).deleteMany({ where: where as never }),
+    delegate(ctx, kind).update({ where: { id: row.id }, data: trashedData(row, now) }),
+  ]);
+  return row.id;
+}
+
+export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, kind, address);
+  requireEditable(ctx, row);
+  if (row.status !== 'trash') throw new ValidationError(`The ${label(kind)} is not in the trash.`, 'id', 'NOT_TRASHED');
+  const current = await delegate(ctx, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
+  await writeWithUniqueSlug(row.slug?.replace(/__trashed$/, '') || label(kind), slugsLike(ctx, kind), (slug) =>
+    delegate(ctx, kind).update({
+      where: { id: row.id },
+      data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
+    }),
+  );
+  return row.id;
+}
+
+/** Permanent delete; only records already in the trash. */
+export async function purgeLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+  const row = await locatePost(ctx, kind, address);
+  requireEditable(ctx, row);
+  if (row.status !== 'trash') throw new ForbiddenError(`Move the ${label(kind)} to the trash before deleting it permanently.`, 'NOT_TRASHED');
+  await ctx.prisma.post.delete({ where: { id: row.id } });
+  return row.id;
+}

@@ -1,0 +1,85 @@
+import type { Context } from '../context.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { normalizeSlugLookup } from '../domain/slug.ts';
+import { viewerCanRead } from './visibility.ts';
+
+export type PostKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
+const label: Record<PostKind, string> = { EVENT: 'event', VENUE: 'venue', ORGANIZER: 'organizer' };
+
+export interface PostAddress {
+  id?: number | null;
+  slug?: string | null;
+}
+
+interface PostRow {
+  id: number;
+  status: string;
+  authorId: number | null;
+  slug: string | null;
+  trashedFromStatus: string | null;
+}
+
+function findBy(ctx: Context, kind: PostKind, where: { id: number } | { slug: string }): Promise<PostRow | null> {
+  const select = { id: true, status: true, authorId: true, slug: true, trashedFromStatus: true } as const;
+  if (kind === 'EVENT') return ctx.prisma.event.findUnique({ where, select }) as Promise<PostRow | null>;
+  if (kind === 'VENUE') return ctx.prisma.venue.findUnique({ where, select }) as Promise<PostRow | null>;
+  return ctx.prisma.organizer.findUnique({ where, select }) as Promise<PostRow | null>;
+}
+
+/**
+ * Finds a post of one kind by ID or slug, distinguishing "no such record" (NotFoundError) from
+ * "that ID is another kind of post" (ValidationError WRONG_KIND): IDs are shared across kinds.
+ */
+export async function locatePost(ctx: Context, kind: PostKind, address: PostAddress): Promise<PostRow> {
+  if (address.id !== undefined && address.id !== null) {
+    const row = await findBy(ctx, kind, { id: address.id });
+    if (row) return row;
+    const other = await ctx.prisma.post.findUnique({ where: { id: address.id }, select: { type: true } });
+    if (other) throw new ValidationError(`The ID ${address.id} is not a valid ${label[kind]}.`, 'id', 'WRONG_KIND');
+    throw new NotFoundError(`No ${label[kind]} has the ID ${address.id}.`, 'NOT_FOUND', 'id');
+  }
+  if (address.slug !== undefined && address.slug !== null) {
+    const slug = normalizeSlugLookup(address.slug);
+    const row = slug ? await findBy(ctx, kind, { slug }) : null;
+    if (row) return row;
+    throw new NotFoundError(`No ${label[kind]} has the slug "${address.slug}".`, 'NOT_FOUND', 'slug');
+  }
+  throw new ValidationError('Give an ID or a slug.', 'id', 'REQUIRED');
+}
+
+/** A post the viewer may read (trashed records included for roles that may read them). */
+export async function locateReadablePost(ctx: Context, kind: PostKind, address: PostAddress): Promise<PostRow> {
+  const row = await locatePost(ctx, kind, address);
+  if (!viewerCanRead(ctx, row) && kind === 'EVENT' && row.status === 'trash') {
+    throw new ForbiddenError('This event is no longer available', 'NO_LONGER_AVAILABLE');
+  }
+  if (!viewerCanRead(ctx, row)) {
+    throw new ForbiddenError(`The requested ${label[kind]} is not accessible`, 'NOT_ACCESSIBLE');
+  }
+  return row;
+}
+
+/** What moving a post to the trash writes (contract §7.9): status, the status to restore, `__trashed` slug. */
+export function trashedData(row: PostRow, now: { utc: Date; local: Date }) {
+  return {
+    status: 'trash' as const,
+    trashedFromStatus: row.status as 'publish',
+    slug: row.slug ? `${row.slug}__trashed` : null,
+    modifiedUtc: now.utc,
+    modifiedLocal: now.local,
+  };
+}
+
+/**
+ * Creates a post of one kind under a freshly allocated ID of the shared post space. The ID row is
+ * removed again when the insert fails, so failed writes leave no trace.
+ */
+export async function insertPost<T>(ctx: Context, type: PostKind, insert: (id: number) => Promise<T>): Promise<T> {
+  const { id } = await ctx.prisma.post.create({ data: { type }, select: { id: true } });
+  try {
+    return await insert(id);
+  } catch (error) {
+    await ctx.prisma.post.delete({ where: { id } }).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,383 @@
+import DataLoader from 'dataloader';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../context.ts';
+import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
+import { isRecordId } from '../domain/ids.ts';
+import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
+
+export type Taxonomy = 'CATEGORY' | 'TAG';
+interface TreeNode {
+  id: number;
+  parentId: number | null;
+  slug: string;
+}
+
+const trees = new WeakMap<Context, Promise<Map<number, TreeNode>>>();
+
+/** All categories' ids, parents and slugs, loaded once per request (categories are few). */
+export function categoryTree(ctx: Context): Promise<Map<number, TreeNode>> {
+  let tree = trees.get(ctx);
+  if (!tree) {
+    tree = ctx.prisma.category
+      .findMany({ select: { id: true, parentId: true, slug: true } })
+      .then((rows) => new Map(rows.map((r) => [r.id, r])));
+    trees.set(ctx, tree);
+  }
+  return tree;
+}
+
+function invalidateTree(ctx: Context) {
+  trees.delete(ctx);
+}
+
+/** The ids given plus every descendant category (a filter on a parent matches its children). */
+export async function withDescendants(ctx: Context, ids: number[]): Promise<number[]> {
+  const tree = await categoryTree(ctx);
+  const children = new Map<number, number[]>();
+  for (const node of tree.values()) {
+    if (node.parentId === null) continue;
+    children.set(node.parentId, [...(children.get(node.parentId) ?? []), node.id]);
+  }
+  const result = new Set<number>();
+  const stack = [...ids];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (result.has(id)) continue;
+    result.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return [...result];
+}
+
+/** Slugs from the root down to the category, for its archive URL (`/events/category/music/jazz/`). */
+export async function categoryPath(ctx: Context, id: number): Promise<string[]> {
+  const tree = await categoryTree(ctx);
+  const path: string[] = [];
+  const seen = new Set<number>();
+  for (let node = tree.get(id); node && !seen.has(node.id); node = node.parentId ? tree.get(node.parentId) : undefined) {
+    seen.add(node.id);
+    path.unshift(node.slug);
+  }
+  return path;
+}
+
+const isNumeric = (v: string) => /^\d+$/.test(v.trim());
+
+/**
+ * Resolves filter references (IDs or slugs) to term IDs. Any unknown reference is an error naming
+ * `field` (contract §5.4: an unknown category or tag → 400).
+ */
+export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: string[], field: string): Promise<number[]> {
+  const numeric = refs.filter(isNumeric).map(Number);
+  const ids = numeric.filter(isRecordId);
+  const slugs = refs.filter((r) => !isNumeric(r)).map((r) => normalizeSlugLookup(r));
+  const model = taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag;
+  const rows: { id: number; slug: string }[] = await (model as typeof ctx.prisma.tag).findMany({
+    where: { OR: [{ id: { in: ids } }, { slug: { in: slugs.filter(Boolean) } }] },
+    select: { id: true, slug: true },
+  });
+  const foundIds = new Set(rows.map((r) => r.id));
+  const foundSlugs = new Set(rows.map((r) => r.slug));
+  const missing = [...numeric.filter((id) => !foundIds.has(id)), ...slugs.filter((s) => !foundSlugs.has(s))];
+  if (missing.length) {
+    throw new ValidationError(`Unknown ${taxonomy === 'CATEGORY' ? 'category' : 'tag'}: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
+  }
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Event writes link terms by ID, slug or name (contract §7.4): an unknown numeric ID is dropped, a
+ * string is looked up as slug, then name, and created when not found.
+ */
+export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
+  const result: number[] = [];
+  for (const raw of refs.map((r) => r.trim()).filter(Boolean)) {
+    if (isNumeric(raw)) {
+      const found = isRecordId(Number(raw)) ? await findTerm(ctx, taxonomy, { id: Number(raw) }) : null;
+      if (found) result.push(found.id);
+      continue;
+    }
+    const bySlug = await findTerm(ctx, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) });
+    const byName = bySlug ?? (await findTerm(ctx, taxonomy, { name: raw }));
+    const term = byName ?? (await insertTerm(ctx, taxonomy, { name: raw }));
+    result.push(term.id);
+  }
+  return [...new Set(result)];
+}
+
+async function findTerm(ctx: Context, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }) {
+  if (where.slug === '') return null;
+  const w = where.name !== undefined ? { name: { equals: where.name, mode: 'insensitive' as const } } : where;
+  return taxonomy === 'CATEGORY'
+    ? ctx.prisma.category.findFirst({ where: w, select: { id: true } })
+    : ctx.prisma.tag.findFirst({ where: w, select: { id: true } });
+}
+
+export interface TermInput {
+  name?: string | null;
+  slug?: string | null;
+  description?: string | null;
+  parentId?: number | null;
+}
+
+function requireTermManager(ctx: Context, taxonomy: Taxonomy) {
+  if (!ctx.viewer) throw new UnauthenticatedError();
+  const allowed = taxonomy === 'CATEGORY' ? canManageCategories(ctx.viewer) : canManageTags(ctx.viewer);
+  if (!allowed) throw new ForbiddenError('Sorry, you are not allowed to manage these terms.', 'FORBIDDEN');
+}
+
+async function checkParent(ctx: Context, taxonomy: Taxonomy, parentId: number | null | undefined, selfId?: number) {
+  if (parentId === undefined || parentId === null || parentId === 0) return;
+  if (taxonomy === 'TAG') {
+    throw new ValidationError('Cannot set parent term, taxonomy is not hierarchical.', 'parent', 'TAXONOMY_NOT_HIERARCHICAL');
+  }
+  const tree = await categoryTree(ctx);
+  if (!tree.has(parentId)) throw new ValidationError('Parent term does not exist.', 'parent', 'UNKNOWN_PARENT');
+  for (let node = tree.get(parentId); node; node = node.parentId ? tree.get(node.parentId) : undefined) {
+    if (node.id === selfId) throw new ValidationError('A category cannot be its own ancestor.', 'parent', 'PARENT_CYCLE');
+  }
+}
+
+async function assertNameFree(ctx: Context, taxonomy: Taxonomy, name: string, parentId: number | null, exceptId?: number) {
+  const clash =
+    taxonomy === 'CATEGORY'
+      ? await ctx.prisma.category.findFirst({
+          where: { name: { equals: name, mode: 'insensitive' }, parentId, NOT: exceptId ? { id: exceptId } : undefined },
+          select: { id: true },
+        })
+      : await ctx.prisma.tag.findFirst({
+          where: { name: { equals: name, mode: 'insensitive' }, NOT: exceptId ? { id: exceptId } : undefined },
+          select: { id: true },
+        });
+  if (clash) {
+    const message =
+      taxonomy === 'CATEGORY'
+        ? 'A term with the name provided already exists with this parent.'
+        : 'A term with the name provided already exists in this taxonomy.';
+    throw new ConflictError(message, 'TERM_EXISTS', 'name', clash.id);
+  }
+}
+
+const slugsLike = (ctx: Context, taxonomy: Taxonomy) => async (base: string) => {
+  const where = { slug: { startsWith: base } };
+  const rows =
+    taxonomy === 'CATEGORY'
+      ? await ctx.prisma.category.findMany({ where, select: { slug: true } })
+      : await ctx.prisma.tag.findMany({ where, select: { slug: true } });
+  return rows.map((r) => r.slug);
+};
+
+async function insertTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<{ id: number }> {
+  const name = input.name!.trim();
+  const data = (slug: string) => ({
+    name,
+    slug,
+    description: input.description ?? '',
+    term: { create: { taxonomy } },
+  });
+  const created = await writeWithUniqueSlug(input.slug || name, slugsLike(ctx, taxonomy), (slug) =>
+    taxonomy === 'CATEGORY'
+      ? ctx.prisma.category.create({
+          data: { ...data(slug), parent: input.parentId ? { connect: { id: input.parentId } } : undefined },
+          select: { id: true },
+        })
+      : ctx.prisma.tag.create({ data: data(slug), select: { id: true } }),
+  );
+  invalidateTree(ctx);
+  return created;
+}
+
+function validateTermInput(input: TermInput, creating: boolean) {
+  if (creating && !input.name?.trim()) throw new ValidationError('The term name is required.', 'name', 'REQUIRED');
+  if (input.name !== undefined && input.name !== null && !input.name.trim()) {
+    throw new ValidationError('The term name cannot be empty.', 'name', 'EMPTY');
+  }
+  if (input.name && input.name.length > 200) throw new ValidationError('The term name is too long (200 characters at most).', 'name', 'TOO_LONG');
+  if (input.slug !== undefined && input.slug !== null && !slugify(input.slug)) {
+    throw new ValidationError('The slug is empty once normalized.', 'slug', 'EMPTY');
+  }
+  if (input.slug && input.slug.length > 200) throw new ValidationError('The slug is too long (200 characters at most).', 'slug', 'TOO_LONG');
+}
+
+export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> {
+  validateTermInput(input, true);
+  await checkParent(ctx, taxonomy, input.parentId);
+  requireTermManager(ctx, taxonomy);
+  await assertNameFree(ctx, taxonomy, input.name!.trim(), input.parentId || null);
+  return (await insertTerm(ctx, taxonomy, input)).id;
+}
+
+export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: number) {
+  const term =
+    taxonomy === 'CATEGORY'
+      ? await ctx.prisma.category.findUnique({ where: { id } })
+      : await ctx.prisma.tag.findUnique({ where: { id } });
+  if (!term) {
+    throw new NotFoundError(`No ${taxonomy === 'CATEGORY' ? 'category' : 'tag'} has the ID ${id}.`, 'NOT_FOUND', 'id');
+  }
+  return { parentId: null, ...term } as { id: number; name: string; slug: string; description: string; parentId: number | null };
+}
+
+export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
+  const current = await getTermOrThrow(ctx, taxonomy, id);
+  validateTermInput(input, false);
+  await checkParent(ctx, taxonomy, input.parentId, id);
+  requireTermManager(ctx, taxonomy);
+  const parentId = input.parentId === undefined ? current.parentId : input.parentId || null;
+  if (input.name || input.parentId !== undefined) {
+    await assertNameFree(ctx, taxonomy, (input.name ?? current.name).trim(), parentId, id);
+  }
+  const data: Prisma.CategoryUpdateInput & Prisma.TagUpdateInput = {};
+  if (input.name) data.name = input.name.trim();
+  if (input.description !== undefined && input.description !== null) data.description = input.description;
+  if (input.slug) {
+    const slug = slugify(input.slug);
+    const holder =
+      taxonomy === 'CATEGORY'
+        ? await ctx.prisma.category.findFirst({ where: { slug, NOT: { id } }, select: { id: true } })
+        : await ctx.prisma.tag.findFirst({ where: { slug, NOT: { id } }, select: { id: true } });
+    if (holder) throw new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder.id);
+    data.slug = slug;
+  }
+  if (taxonomy === 'CATEGORY') {
+    await ctx.prisma.category.update({
+      where: { id },
+      data: { ...data, parent: input.parentId === undefined ? undefined : parentId ? { connect: { id: parentId } } : { disconnect: true } },
+    });
+  } else {
+    await ctx.prisma.tag.update({ where: { id }, data });
+  }
+  invalidateTree(ctx);
+  return id;
+}
+
+/** Permanent delete (terms have no trash). Children move up to the deleted term's parent. */
+export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
+  const term = await getTermOrThrow(ctx, taxonomy, id);
+  requireTermManager(ctx, taxonomy);
+  const count = await publishedCount(ctx, taxonomy, id);
+  const path = taxonomy === 'CATEGORY' ? await categoryPath(ctx, id) : [term.slug];
+  if (taxonomy === 'CATEGORY') {
+    await ctx.prisma.$transaction([
+      ctx.prisma.category.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } }),
+      ctx.prisma.term.delete({ where: { id } }),
+    ]);
+  } else {
+    await ctx.prisma.term.delete({ where: { id } });
+  }
+  invalidateTree(ctx);
+  return { ...term, parentId: term.parentId ?? 0, count, taxonomy, path };
+}
+
+export function publishedCount(ctx: Context, taxonomy: Taxonomy, id: number) {
+  return taxonomy === 'CATEGORY'
+    ? ctx.prisma.eventCategory.count({ where: { categoryId: id, event: { status: 'publish' } } })
+    : ctx.prisma.eventTag.count({ where: { tagId: id, event: { status: 'publish' } } });
+}
+
+export interface TermFilter {
+  search?: string | null;
+  include?: number[] | null;
+  exclude?: number[] | null;
+  order?: string | null;
+  orderby?: string | null;
+  hideEmpty?: boolean | null;
+  parent?: number | null;
+  event?: number | null;
+  slug?: string | null;
+}
+
+/** Term list semantics of contract §5.7. */
+export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filter: TermFilter) {
+  const and: Prisma.CategoryWhereInput[] = [];
+  const label = taxonomy === 'CATEGORY' ? 'category' : 'tag';
+  const existing = async (ids: number[], field: string) => {
+    const rows =
+      taxonomy === 'CATEGORY'
+        ? await ctx.prisma.category.findMany({ where: { id: { in: ids } }, select: { id: true } })
+        : await ctx.prisma.tag.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    const found = new Set(rows.map((r) => r.id));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length) throw new ValidationError(`Unknown ${label} ID: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
+  };
+  if (filter.search !== undefined && filter.search !== null) {
+    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const s = filter.search.trim();
+    and.push({ OR: [{ name: { contains: s, mode: 'insensitive' } }, { slug: { contains: s, mode: 'insensitive' } }] });
+  }
+  if (filter.include?.length) {
+    await existing(filter.include, 'include');
+    and.push({ id: { in: filter.include } });
+  }
+  if (filter.exclude?.length) {
+    await existing(filter.exclude, 'exclude');
+    and.push({ id: { notIn: filter.exclude } });
+  }
+  if (filter.parent !== undefined && filter.parent !== null) {
+    if (taxonomy === 'TAG') throw new ValidationError('Tags have no parent.', 'parent', 'TAXONOMY_NOT_HIERARCHICAL');
+    const tree = await categoryTree(ctx);
+    if (!tree.has(filter.parent)) throw new ValidationError(`Unknown category ID: ${filter.parent}`, 'parent', 'UNKNOWN_TERM');
+    and.push({ parentId: filter.parent });
+  }
+  if (filter.event !== undefined && filter.event !== null) {
+    const post = await ctx.prisma.post.findUnique({ where: { id: filter.event }, select: { type: true } });
+    if (post?.type !== 'EVENT') throw new ValidationError(`No event has the ID ${filter.event}.`, 'event', 'NOT_AN_EVENT');
+    and.push({ events: { some: { eventId: filter.event } } });
+  }
+  if (filter.slug !== undefined && filter.slug !== null) {
+    if (!filter.slug.trim()) throw new ValidationError('The slug cannot be empty.', 'slug', 'EMPTY');
+    and.push({ slug: normalizeSlugLookup(filter.slug) || '\u0000' });
+  }
+  if (filter.hideEmpty ?? true) and.push({ events: { some: { event: { status: 'publish' } } } });
+
+  const direction = (filter.order ?? 'asc').toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const orderField = (filter.orderby ?? 'name').toLowerCase();
+  const orderBy: Prisma.CategoryOrderByWithRelationInput[] =
+    orderField === 'id' || orderField === 'include' || orderField === 'include_slugs' || orderField === 'term_group'
+      ? [{ id: direction }]
+      : orderField === 'slug'
+        ? [{ slug: direction }, { id: 'asc' }]
+        : orderField === 'description'
+          ? [{ description: direction }, { id: 'asc' }]
+          : orderField === 'count'
+            ? [{ events: { _count: direction } }, { id: 'asc' }]
+            : [{ name: direction }, { id: 'asc' }];
+  return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy };
+}
+
+const countLoaders = new WeakMap<Context, Map<Taxonomy, DataLoader<number, number>>>();
+
+/**
+ * Published-event counts of terms, batched: every term shown in one request (a page of events
+ * with their categories and tags, a term list) is counted in a single GROUP BY per taxonomy.
+ */
+export function publishedCountLoader(ctx: Context, taxonomy: Taxonomy): DataLoader<number, number> {
+  let byTaxonomy = countLoaders.get(ctx);
+  if (!byTaxonomy) countLoaders.set(ctx, (byTaxonomy = new Map()));
+  let loader = byTaxonomy.get(taxonomy);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly number[]) => {
+      const counts = new Map<number, number>();
+      if (taxonomy === 'CATEGORY') {
+        const rows = await ctx.prisma.eventCategory.groupBy({
+          by: ['categoryId'],
+          where: { categoryId: { in: [...ids] }, event: { status: 'publish' } },
+          _count: { _all: true },
+        });
+        for (const r of rows) counts.set(r.categoryId, r._count._all);
+      } else {
+        const rows = await ctx.prisma.eventTag.groupBy({
+          by: ['tagId'],
+          where: { tagId: { in: [...ids] }, event: { status: 'publish' } },
+          _count: { _all: true },
+        });
+        for (const r of rows) counts.set(r.tagId, r._count._all);
+      }
+      return ids.map((id) => counts.get(id) ?? 0);
+    });
+    byTaxonomy.set(taxonomy, loader);
+  }
+  return loader;
+}

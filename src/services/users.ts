@@ -1,0 +1,365 @@
+import { createHash, randomInt } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
+import type { Context, Viewer } from '../context.ts';
+import { canManageUsers } from '../domain/capabilities.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
+
+export const hashPassword = (password: string) => hash(password);
+
+export const USER_ROLES: readonly UserRole[] = ['ADMINISTRATOR', 'EDITOR', 'AUTHOR', 'CONTRIBUTOR', 'SUBSCRIBER'];
+
+const APP_PASSWORD_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const APP_PASSWORD_LENGTH = 24;
+
+/** A WordPress-format application password: 24 characters, shown in groups of four. */
+export function generateApplicationPassword(): string {
+  const raw = Array.from({ length: APP_PASSWORD_LENGTH }, () => APP_PASSWORD_ALPHABET[randomInt(APP_PASSWORD_ALPHABET.length)]).join('');
+  return raw.match(/.{4}/g)!.join(' ');
+}
+
+/**
+ * Verified credentials are remembered for a minute, keyed by a SHA-256 of login and password. The
+ * entry names the stored hash that matched; a hit counts only while that hash is still the user's
+ * password hash or one of their application passwords' hashes, so a password change or a revoked
+ * application password takes effect at once.
+ */
+const verified = new Map<string, { hash: string; expires: number }>();
+const CACHE_MS = 60_000;
+const CACHE_MAX = 10_000;
+
+function cacheKey(login: string, password: string) {
+  return createHash('sha256').update(`${login}\0${password}`).digest('hex');
+}
+
+/** Forgets every remembered verification (tests; never needed for correctness). */
+export function clearCredentialCache(): void {
+  verified.clear();
+}
+
+/**
+ * Last-use bookkeeping of an application password is written when the address changes or the
+ * recorded time is older than this, so a client authenticating on every request does not write
+ * on every request.
+ */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface VerifyOptions {
+  now?: Date;
+  /** The client address, recorded as an application password's `lastIp`. */
+  ip?: string | null;
+}
+
+/**
+ * HTTP Basic credentials → the user, or null when they are wrong. Accepts the account password or
+ * any of the user's application passwords (24 characters; spaces ignored). Hashes are compared by
+ * argon2 `verify`, which compares in constant time.
+ */
+export async function verifyCredentials(
+  prisma: PrismaClient,
+  login: string,
+  password: string,
+  opts: VerifyOptions = {},
+): Promise<Viewer | null> {
+  const now = opts.now ?? new Date();
+  const ip = opts.ip ? opts.ip.slice(0, 64) : null;
+  const user = await prisma.user.findUnique({
+    where: { login },
+    select: {
+      id: true,
+      login: true,
+      role: true,
+      passwordHash: true,
+      applicationPasswords: { select: { id: true, hash: true, lastUsedAt: true, lastIp: true } },
+    },
+  });
+  if (!user) {
+    await hash(password); // same cost as a real check: no timing hint that the login does not exist
+    return null;
+  }
+  const viewer: Viewer = { id: user.id, login: user.login, role: user.role };
+  const key = cacheKey(login, password);
+
+  let matched: string | null = null;
+  const hit = verified.get(key);
+  if (hit && hit.expires > now.getTime()) {
+    if (hit.hash === user.passwordHash || user.applicationPasswords.some((a) => a.hash === hit.hash)) matched = hit.hash;
+  }
+  if (matched === null) {
+    if (await verify(user.passwordHash, password).catch(() => false)) {
+      matched = user.passwordHash;
+    } else {
+      const compact = password.replace(/\s+/g, '');
+      if (compact.length === APP_PASSWORD_LENGTH) {
+        for (const app of user.applicationPasswords) {
+          if (await verify(app.hash, compact).catch(() => false)) {
+            matched = app.hash;
+            break;
+          }
+        }
+      }
+    }
+    if (matched === null) {
+      verified.delete(key);
+      return null;
+    }
+    if (verified.size >= CACHE_MAX) {
+      for (const [k, v] of verified) if (v.expires <= now.getTime()) verified.delete(k);
+      if (verified.size >= CACHE_MAX) verified.clear();
+    }
+    verified.set(key, { hash: matched, expires: now.getTime() + CACHE_MS });
+  }
+
+  const app = user.applicationPasswords.find((a) => a.hash === matched);
+  if (app && (app.lastIp !== ip || !app.lastUsedAt || now.getTime() - app.lastUsedAt.getTime() >= LAST_USED_GRANULARITY_MS)) {
+    // The password may have been revoked meanwhile: updateMany does not throw on a missing row.
+    await prisma.applicationPassword.updateMany({ where: { id: app.id }, data: { lastUsedAt: now, lastIp: ip } });
+  }
+  return viewer;
+}
+
+/** Creates the bootstrap administrator unless a user with that login exists (never overwrites). */
+export async function ensureAdmin(prisma: PrismaClient, login: string, password: string): Promise<'created' | 'exists'> {
+  const existing = await prisma.user.findUnique({ where: { login }, select: { id: true } });
+  if (existing) return 'exists';
+  try {
+    await prisma.user.create({ data: { login, displayName: login, role: 'ADMINISTRATOR', passwordHash: await hashPassword(password) } });
+    return 'created';
+  } catch (e) {
+    if ((e as { code?: string }).code === 'P2002') return 'exists';
+    throw e;
+  }
+}
+
+function requireViewer(ctx: Context): Viewer {
+  if (!ctx.viewer) throw new UnauthenticatedError();
+  return ctx.viewer;
+}
+
+function requireAdmin(ctx: Context): Viewer {
+  const viewer = requireViewer(ctx);
+  if (!canManageUsers(viewer)) throw new ForbiddenError('Only administrators manage users.');
+  return viewer;
+}
+
+/** May the caller see the private parts (email, application passwords) of this user? */
+export function canSeePrivate(ctx: Context, userId: number): boolean {
+  return ctx.viewer !== null && (ctx.viewer.id === userId || canManageUsers(ctx.viewer));
+}
+
+export interface UserInput {
+  login?: string | null;
+  password?: string | null;
+  role?: UserRole | null;
+  email?: string | null;
+  displayName?: string | null;
+}
+
+function validateUser(input: UserInput, creating: boolean) {
+  if (creating && !input.login?.trim()) throw new ValidationError('login is required.', 'login', 'REQUIRED');
+  if (input.login != null && !/^[A-Za-z0-9_.@-]{1,60}$/.test(input.login)) {
+    throw new ValidationError('login may use letters, digits and _ . @ - (60 at most).', 'login', 'INVALID_LOGIN');
+  }
+  if (creating && !input.password) throw new ValidationError('password is required.', 'password', 'REQUIRED');
+  if (input.password != null && (input.password.length < 8 || input.password.length > 200)) {
+    throw new ValidationError('password must have 8 to 200 characters.', 'password', 'WEAK_PASSWORD');
+  }
+  if (input.role != null && !USER_ROLES.includes(input.role)) {
+    throw new ValidationError(`role must be one of ${USER_ROLES.join(', ')}.`, 'role', 'INVALID_ROLE');
+  }
+  if (input.email != null && input.email !== '' && (input.email.length > 100 || !/^[^@\s]+@[^@\s]+$/.test(input.email))) {
+    throw new ValidationError('email is not valid.', 'email', 'INVALID_EMAIL');
+  }
+  if (input.displayName != null && input.displayName.length > 250) {
+    throw new ValidationError('displayName may have 250 characters at most.', 'displayName', 'TOO_LONG');
+  }
+}
+
+async function assertEmailFree(ctx: Context, email: string | null | undefined, exceptId?: number) {
+  if (!email) return;
+  const clash = await ctx.prisma.user.findFirst({
+    where: { email: { equals: email, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
+  if (clash) throw new ConflictError('Another user has that email address.', 'EMAIL_EXISTS', 'email', clash.id);
+}
+
+/** Refuses to leave the site without an administrator (delete or demotion of the last one). */
+async function assertNotLastAdmin(ctx: Context, user: { id: number; role: UserRole }) {
+  if (user.role !== 'ADMINISTRATOR') return;
+  const others = await ctx.prisma.user.count({ where: { role: 'ADMINISTRATOR', id: { not: user.id } } });
+  if (others === 0) throw new ForbiddenError('The site needs at least one administrator.', 'LAST_ADMINISTRATOR');
+}
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === 'P2002';
+
+export async function createUser(ctx: Context, input: UserInput): Promise<number> {
+  requireAdmin(ctx);
+  validateUser(input, true);
+  const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
+  if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
+  await assertEmailFree(ctx, input.email);
+  try {
+    const user = await ctx.prisma.user.create({
+      data: {
+        login: input.login!,
+        role: input.role ?? 'SUBSCRIBER',
+        email: input.email ?? '',
+        displayName: input.displayName?.trim() || input.login!,
+        passwordHash: await hashPassword(input.password!),
+      },
+      select: { id: true },
+    });
+    return user.id;
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
+    throw e;
+  }
+}
+
+/**
+ * Users may change their own password, email and display name; administrators change anyone's,
+ * and alone change roles and logins.
+ */
+export async function updateUser(ctx: Context, id: number, input: UserInput): Promise<number> {
+  const viewer = requireViewer(ctx);
+  const user = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, login: true, role: true } });
+  const loginChange = input.login != null && input.login !== user?.login;
+  const roleChange = input.role != null && input.role !== user?.role;
+  if (viewer.id !== id || input.role != null || loginChange) requireAdmin(ctx);
+  validateUser(input, false);
+  if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
+  if (roleChange) await assertNotLastAdmin(ctx, user);
+  if (loginChange) {
+    const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
+    if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
+  }
+  await assertEmailFree(ctx, input.email, id);
+  try {
+    await ctx.prisma.user.update({
+      where: { id },
+      data: {
+        login: loginChange ? input.login! : undefined,
+        role: input.role ?? undefined,
+        email: input.email ?? undefined,
+        displayName: input.displayName ?? undefined,
+        passwordHash: input.password ? await hashPassword(input.password) : undefined,
+      },
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
+    throw e;
+  }
+  return id;
+}
+
+/** Deletes the account and its application passwords; their events, venues and organizers lose their author. */
+export async function deleteUser(ctx: Context, id: number): Promise<{ id: number; login: string }> {
+  const viewer = requireAdmin(ctx);
+  if (viewer.id === id) throw new ForbiddenError('You cannot delete your own account.', 'SELF_DELETE');
+  const user = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, login: true, role: true } });
+  if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
+  await assertNotLastAdmin(ctx, user);
+  await ctx.prisma.user.delete({ where: { id } });
+  return { id: user.id, login: user.login };
+}
+
+export interface UserSummary {
+  id: number;
+  login: string;
+  email: string;
+  displayName: string;
+  role: UserRole;
+  createdAt: Date;
+}
+
+const summarySelect = { id: true, login: true, email: true, displayName: true, role: true, createdAt: true } as const;
+
+/** Every user by login (administrators only). */
+export async function listUsers(ctx: Context, filter: { role?: UserRole | null } = {}): Promise<UserSummary[]> {
+  requireAdmin(ctx);
+  return ctx.prisma.user.findMany({ where: filter.role ? { role: filter.role } : {}, orderBy: { login: 'asc' }, select: summarySelect });
+}
+
+/** One user by login: administrators, or the user themself. */
+export async function findUserByLogin(ctx: Context, login: string): Promise<UserSummary> {
+  const viewer = requireViewer(ctx);
+  if (viewer.login !== login) requireAdmin(ctx);
+  const user = await ctx.prisma.user.findUnique({ where: { login }, select: summarySelect });
+  if (!user) throw new NotFoundError(`No user has the login "${login}".`, 'NOT_FOUND', 'login');
+  return user;
+}
+
+export interface ApplicationPasswordSummary {
+  uuid: string;
+  userId: number;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  lastIp: string | null;
+}
+
+/** Never the hash. */
+export const applicationPasswordSelect = {
+  uuid: true,
+  userId: true,
+  name: true,
+  createdAt: true,
+  lastUsedAt: true,
+  lastIp: true,
+} as const;
+
+async function assertUserExists(ctx: Context, userId: number) {
+  const user = await ctx.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw new NotFoundError(`No user has the ID ${userId}.`, 'NOT_FOUND', 'userId');
+}
+
+/** A user's application passwords, oldest first: the user themself or administrators. */
+export async function listApplicationPasswords(ctx: Context, userId?: number | null): Promise<ApplicationPasswordSummary[]> {
+  const viewer = requireViewer(ctx);
+  const owner = userId ?? viewer.id;
+  if (owner !== viewer.id) requireAdmin(ctx);
+  await assertUserExists(ctx, owner);
+  return ctx.prisma.applicationPassword.findMany({ where: { userId: owner }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: applicationPasswordSelect });
+}
+
+/**
+ * A new application password for the caller (or, for administrators, for `userId`). The plaintext
+ * is in the result only: just its hash is stored. Names are unique per user, as in WordPress.
+ */
+export async function createApplicationPassword(ctx: Context, name: string, userId?: number | null) {
+  const viewer = requireViewer(ctx);
+  const owner = userId ?? viewer.id;
+  if (owner !== viewer.id) requireAdmin(ctx);
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) throw new ValidationError('name must have 1 to 200 characters.', 'name', 'INVALID_NAME');
+  await assertUserExists(ctx, owner);
+  const clash = await ctx.prisma.applicationPassword.findFirst({ where: { userId: owner, name: trimmed }, select: { id: true } });
+  if (clash) throw new ConflictError('An application password with that name exists.', 'NAME_EXISTS', 'name', clash.id);
+  const password = generateApplicationPassword();
+  const record = await ctx.prisma.applicationPassword.create({
+    data: { userId: owner, name: trimmed, hash: await hash(password.replace(/\s+/g, '')) },
+    select: applicationPasswordSelect,
+  });
+  return { ...record, password };
+}
+
+/** Revokes (deletes) an application password: its owner or administrators. Returns what was revoked. */
+export async function revokeApplicationPassword(ctx: Context, uuid: string): Promise<ApplicationPasswordSummary> {
+  requireViewer(ctx);
+  const notFound = () => new NotFoundError('No application password has that ID.', 'NOT_FOUND', 'uuid');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) throw notFound();
+  const record = await ctx.prisma.applicationPassword.findUnique({ where: { uuid: uuid.toLowerCase() }, select: { id: true, ...applicationPasswordSelect } });
+  if (!record) throw notFound();
+  if (record.userId !== ctx.viewer!.id) requireAdmin(ctx);
+  const deleted = await ctx.prisma.applicationPassword.deleteMany({ where: { id: record.id } });
+  if (deleted.count === 0) throw notFound();
+  const { id: _id, ...summary } = record;
+  return summary;
+}
+
+/** The `where` of a user list, after checking the caller may list users (administrators). */
+export function userListWhere(ctx: Context, filter: { role?: UserRole | null } = {}) {
+  requireAdmin(ctx);
+  return filter.role ? { role: filter.role } : {};
+}

@@ -1,0 +1,78 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Context } from '../context.ts';
+import {
+  ALL_STATUSES,
+  DEFAULT_EDITOR_LIST_STATUSES,
+  canCreatePosts,
+  canEdit,
+  canRead,
+  seesOthersNonPublic,
+  type PostRecord,
+  type Status,
+} from '../domain/capabilities.ts';
+import { ValidationError } from '../domain/errors.ts';
+
+type PostWhere = { status?: unknown; authorId?: unknown; OR?: unknown; AND?: unknown };
+
+/**
+ * The status condition of a post list for this viewer (contract §3.1, REC): the requested statuses
+ * (or the role's default set) narrowed to records the viewer could read singly, so `status` can
+ * never widen what a role may see, in items and totals alike.
+ */
+export function listStatusWhere<W extends PostWhere>(ctx: Context, requested: readonly string[] | null | undefined): W {
+  const viewer = ctx.viewer;
+  let statuses: readonly Status[];
+  if (requested && requested.length) {
+    const unknown = requested.filter((s) => !ALL_STATUSES.includes(s as Status));
+    if (unknown.length) throw new ValidationError(`Unknown status: ${unknown.join(', ')}`, 'status', 'UNKNOWN_STATUS');
+    if (!canCreatePosts(viewer) && requested.some((s) => s !== 'publish')) {
+      throw new ValidationError('You may only list published records.', 'status', 'STATUS_NOT_ALLOWED');
+    }
+    statuses = requested as Status[];
+  } else {
+    statuses = canCreatePosts(viewer) ? DEFAULT_EDITOR_LIST_STATUSES : ['publish'];
+  }
+  if (!viewer || seesOthersNonPublic(viewer) || statuses.every((s) => s === 'publish')) {
+    return { status: { in: [...statuses] } } as W;
+  }
+  const nonPublic = statuses.filter((s) => s !== 'publish');
+  const or: PostWhere[] = [{ status: { in: nonPublic }, authorId: viewer.id }];
+  if (statuses.includes('publish')) or.push({ status: 'publish' });
+  return { OR: or } as W;
+}
+
+/**
+ * Records of any post kind this viewer may read singly (trash included for editors), as a Prisma
+ * condition: used where records are loaded by global ID (`node(id:)`), so no side door bypasses
+ * the single-read rule.
+ */
+export function readableWhere(ctx: Context): { status?: 'publish'; OR?: object[] } {
+  const viewer = ctx.viewer;
+  if (viewer && seesOthersNonPublic(viewer)) return {};
+  if (viewer && canCreatePosts(viewer)) return { OR: [{ status: 'publish' }, { authorId: viewer.id }] };
+  return { status: 'publish' };
+}
+
+/** Nested linked records (an event's venues, organizers) shown to this viewer. */
+export function visibleLinkedWhere(ctx: Context): Prisma.VenueWhereInput {
+  const viewer = ctx.viewer;
+  if (!viewer || !canCreatePosts(viewer)) return { status: 'publish' };
+  if (seesOthersNonPublic(viewer)) return { status: { not: 'trash' } };
+  return { OR: [{ status: 'publish' }, { authorId: viewer.id, status: { not: 'trash' } }] };
+}
+
+/**
+ * A password-protected record stays locked unless the request carries its password, or asks for
+ * the edit context as a user who may edit it (contract §3.2).
+ */
+export function isLocked(
+  ctx: Context,
+  record: { password: string; status: string; authorId: number | null; trashedFromStatus?: string | null },
+): boolean {
+  if (record.password === '' || ctx.password === record.password) return false;
+  return !(ctx.editContext && canEdit(ctx.viewer, record as PostRecord));
+}
+
+export function viewerCanRead(ctx: Context, record: { status: string; authorId: number | null }) {
+  return canRead(ctx.viewer, record as PostRecord);
+}

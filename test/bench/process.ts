@@ -1,0 +1,225 @@
+/**
+ * Child processes of the bench: the real server (`node --import tsx src/server.ts`, plus the
+ * SQL-count preload) and the minimal handler, each on its own loopback port, with RSS sampling from
+ * `/proc/<pid>/status` and the SQL counter reached over IPC.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PRELOAD = path.join(ROOT, 'test/bench/sql-count-preload.ts');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident set size of a process in bytes (VmRSS), or null once it is gone. */
+export function readRss(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+let clockTicks = 100;
+try {
+  clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+} catch {
+  /* Linux default */
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds; null once it is gone. */
+export function readCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): utime is field 14, stime field 15.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples RSS every `intervalMs`; `take()` returns the maximum since the last `take()` and resets it. */
+export function rssSampler(pid: number, intervalMs = 200) {
+  let max = readRss(pid) ?? 0;
+  let overall = max;
+  let period = max;
+  const timer = setInterval(() => {
+    const rss = readRss(pid);
+    if (rss !== null) {
+      if (rss > max) max = rss;
+      if (rss > overall) overall = rss;
+      if (rss > period) period = rss;
+    }
+  }, intervalMs);
+  timer.unref();
+  return {
+    take() {
+      const rss = readRss(pid);
+      const value = Math.max(max, rss ?? 0);
+      max = rss ?? 0;
+      return value;
+    },
+    /** Maximum since the previous call (e.g. per round). */
+    period() {
+      const value = Math.max(period, readRss(pid) ?? 0);
+      period = readRss(pid) ?? 0;
+      return value;
+    },
+    current: () => readRss(pid),
+    overall: () => overall,
+    stop: () => clearInterval(timer),
+  };
+}
+
+export interface Child {
+  pid: number;
+  baseUrl: string;
+  port: number;
+  /** Milliseconds from spawn until the process answered its readiness probe. */
+  readyMs: number;
+  /** Statements sent so far (null when the process has no SQL counter). */
+  sqlCount(): Promise<number | null>;
+  /** Records statement texts and parameters until `dump()`. */
+  record(): Promise<void>;
+  dump(): Promise<{ sql: string; values: unknown[] }[]>;
+  /** process.memoryUsage() of the child (server with the preload only). */
+  memory(): Promise<NodeJS.MemoryUsage | null>;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+export interface StartOptions {
+  /** Script relative to `root`. */
+  script: string;
+  /** Project directory the script runs in (default: this checkout). */
+  root?: string;
+  env: Record<string, string | undefined>;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+  /** Load the SQL-count preload (server only). */
+  sqlPreload?: boolean;
+  readyPath?: string;
+  label: string;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Kills what is still running (bench aborted): only the processes this bench started. */
+export function killChildren() {
+  for (const c of children) {
+    try {
+      c.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+export async function startChild(opts: StartOptions): Promise<Child> {
+  const port = await freePort();
+  const args = [...(opts.nodeFlags ?? []), '--import', 'tsx', ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' })) if (v !== undefined) env[k] = v;
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, args, { cwd: opts.root ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  children.add(child);
+  let log = '';
+  const keep = (b: Buffer) => {
+    log = (log + b.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exited: number | null = null;
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', (code, signal) => {
+      exited = code ?? (signal ? 128 : 0);
+      children.delete(child);
+      resolve();
+    }),
+  );
+
+  const pending = new Map<string, (m: Record<string, unknown>) => void>();
+  child.on('message', (m: Record<string, unknown>) => {
+    const key = String(m?.sqlBench ?? m?.bench ?? '');
+    const resolve = pending.get(key);
+    pending.delete(key);
+    resolve?.(m);
+  });
+  const ask = (cmd: string, timeoutMs = 5000) =>
+    new Promise<Record<string, unknown> | null>((resolve) => {
+      if (!child.connected) return resolve(null);
+      const timer = setTimeout(() => {
+        pending.delete(cmd);
+        resolve(null);
+      }, timeoutMs);
+      pending.set(cmd, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      child.send({ sqlBench: cmd });
+    });
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`${opts.label} exited with ${exited} before listening:\n${log}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${opts.label} did not start within 120 s:\n${log}`);
+    }
+    try {
+      const res = await fetch(baseUrl + (opts.readyPath ?? '/readyz'));
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const readyMs = performance.now() - spawnedAt;
+  return {
+    pid: child.pid!,
+    port,
+    readyMs,
+    baseUrl,
+    async sqlCount() {
+      if (!opts.sqlPreload) return null;
+      const m = await ask('count');
+      return m ? Number(m.count) : null;
+    },
+    async record() {
+      await ask('record');
+    },
+    async dump() {
+      const m = await ask('dump');
+      return (m?.statements as { sql: string; values: unknown[] }[]) ?? [];
+    },
+    async memory() {
+      if (!opts.sqlPreload) return null;
+      const m = await ask('memory');
+      return (m?.usage as NodeJS.MemoryUsage) ?? null;
+    },
+    async stop() {
+      if (exited !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exit;
+      clearTimeout(timer);
+    },
+    output: () => log,
+  };
+}

@@ -1,0 +1,742 @@
+/**
+ * `npm run bench`: load benchmark of the REST facade and GraphQL over a seeded calendar, on PGlite
+ * and PostgreSQL, against a minimal hand-written SQL handler (the practical limit).
+ *
+ * Environment (all optional):
+ *   BENCH_SIZES=1000,10000        event counts to seed (100000 works: a few minutes of seeding)
+ *   BENCH_BACKENDS=pglite,postgres
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres
+ *                                 PostgreSQL server to use; the bench creates (and drops) its own
+ *                                 database per size on it, the named database is only the way in
+ *   BENCH_DURATION=10             seconds per measured run; BENCH_WARMUP=3 seconds of warm-up before each
+ *   BENCH_CONNECTIONS=1,10
+ *   BENCH_ROUNDS=2                rounds over all scenarios in one server process (RSS leak check)
+ *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all)
+ *   BENCH_SQL_SAMPLES=10          sequential requests per scenario for the SQL count
+ *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
+ *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
+ *   BENCH_EXPLAIN=1               EXPLAIN ANALYZE the SQL of GET /events?per_page=50 (default on)
+ *   BENCH_REV=HEAD                bench this commit (git archive into a temp dir) instead of the working
+ *                                 tree, so that edits landing during a long run do not mix revisions
+ *   BENCH_OUT=bench/results.json
+ */
+import { copyFileSync, cpSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { DateTime } from 'luxon';
+import pg from 'pg';
+import { runLoad, type LoadResult } from './load.ts';
+import { killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } from './process.ts';
+import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profile.ts';
+import { seedUrl, type SeedInfo } from './seed.ts';
+
+/* ------------------------------------------------------------------------------------ configuration */
+
+const env = process.env;
+const list = (v: string | undefined, d: string) => (v?.trim() ? v : d).split(',').map((s) => s.trim()).filter(Boolean);
+const SIZES = list(env.BENCH_SIZES, '1000,10000').map((s) => Number(s.replace(/_/g, '').replace(/k$/i, '000')));
+const BACKENDS = list(env.BENCH_BACKENDS, 'pglite,postgres') as Backend[];
+const ADMIN_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION = Number(env.BENCH_DURATION ?? 10);
+const WARMUP = Number(env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = list(env.BENCH_CONNECTIONS, '1,10').map(Number);
+const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 2));
+const ONLY = env.BENCH_SCENARIOS ? new Set(list(env.BENCH_SCENARIOS, '')) : null;
+const SQL_SAMPLES = Number(env.BENCH_SQL_SAMPLES ?? 10);
+const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
+const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
+const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
+const SITE_TZ = 'America/New_York';
+/** Where the measured product lives: this checkout, or a snapshot of BENCH_REV. */
+let productRoot = ROOT;
+const ADMIN = { login: 'bench-admin', password: `bench-${process.pid}-${Date.now().toString(36)}` };
+const NS = '/wp-json/cal/events/v1';
+
+type Backend = 'pglite' | 'postgres';
+for (const b of BACKENDS) if (b !== 'pglite' && b !== 'postgres') throw new Error(`BENCH_BACKENDS: unknown backend ${b}`);
+for (const s of SIZES) if (!Number.isInteger(s) || s < 10) throw new Error(`BENCH_SIZES: bad size ${s}`);
+
+/* -------------------------------------------------------------------------------------- scenarios */
+
+interface Scenario {
+  key: string;
+  label: string;
+  method: 'GET' | 'POST';
+  target: 'server' | 'minimal';
+  path: (seed: SeedInfo) => string | (() => string);
+  body?: (seed: SeedInfo) => string | (() => string);
+  headers?: Record<string, string>;
+  auth?: boolean;
+  expect: number;
+}
+
+/** EventsArchive from rest-facade/operations with the fragments it uses (unused ones would fail validation). */
+function eventsArchiveDocument(): string {
+  const dir = path.join(productRoot, 'rest-facade/operations');
+  const doc = parse(['events.graphql', 'fragments.graphql'].map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n'));
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of doc.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
+  const op = doc.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === 'EventsArchive');
+  if (!op) throw new Error('EventsArchive not found in rest-facade/operations/events.graphql');
+  const needed = new Set<string>();
+  const queue: DefinitionNode[] = [op];
+  while (queue.length) {
+    visit(queue.pop()!, {
+      FragmentSpread(node) {
+        if (!needed.has(node.name.value)) {
+          needed.add(node.name.value);
+          queue.push(fragments.get(node.name.value)!);
+        }
+      },
+    });
+  }
+  return [op, ...[...needed].map((n) => fragments.get(n)!)].map((d) => print(d)).join('\n\n');
+}
+
+function rotate<T>(items: T[], f: (x: T) => string): () => string {
+  let i = 0;
+  return () => f(items[i++ % items.length]);
+}
+
+let postCounter = 0;
+const RUN_ID = Date.now().toString(36);
+
+const SCENARIOS: Scenario[] = [
+  { key: 'events', label: 'GET /events', method: 'GET', target: 'server', path: () => `${NS}/events`, expect: 200 },
+  { key: 'events50', label: 'GET /events?per_page=50', method: 'GET', target: 'server', path: () => `${NS}/events?per_page=50`, expect: 200 },
+  {
+    key: 'search',
+    label: 'GET /events?search&categories&starts_after',
+    method: 'GET',
+    target: 'server',
+    path: (s) =>
+      `${NS}/events?search=${s.searchWord}&categories=${s.topCategories[0].id}&starts_after=${DateTime.utc().minus({ days: 30 }).toFormat('yyyy-MM-dd')}`,
+    expect: 200,
+  },
+  { key: 'event', label: 'GET /events/{id}', method: 'GET', target: 'server', path: (s) => rotate(s.sampleEvents, (e) => `${NS}/events/${e.id}`), expect: 200 },
+  {
+    key: 'eventSlug',
+    label: 'GET /events/by-slug/{slug}',
+    method: 'GET',
+    target: 'server',
+    path: (s) => rotate(s.sampleEvents, (e) => `${NS}/events/by-slug/${e.slug}`),
+    expect: 200,
+  },
+  { key: 'venues', label: 'GET /venues', method: 'GET', target: 'server', path: () => `${NS}/venues`, expect: 200 },
+  { key: 'categories', label: 'GET /categories', method: 'GET', target: 'server', path: () => `${NS}/categories`, expect: 200 },
+  {
+    key: 'graphql50',
+    label: 'GraphQL EventsArchive(perPage: 50)',
+    method: 'POST',
+    target: 'server',
+    path: () => '/graphql',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: () => JSON.stringify({ query: eventsArchiveDocument(), operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } }),
+    expect: 200,
+  },
+  {
+    // Last in a round: it adds events (outside the default window: they start in 2001).
+    key: 'create',
+    label: 'POST /events',
+    method: 'POST',
+    target: 'server',
+    auth: true,
+    path: () => `${NS}/events`,
+    headers: { 'content-type': 'application/json' },
+    body: (s) => () => {
+      const n = ++postCounter;
+      const day = 1 + (n % 28);
+      return JSON.stringify({
+        title: `Bench load event ${RUN_ID} ${n}`,
+        description: 'Created by the load benchmark.\n\nSecond paragraph.',
+        start_date: `2001-03-${String(day).padStart(2, '0')} 18:00:00`,
+        end_date: `2001-03-${String(day).padStart(2, '0')} 20:00:00`,
+        status: 'publish',
+        cost: '15',
+        venue: s.venueIds[n % s.venueIds.length],
+        organizer: [s.organizerIds[n % s.organizerIds.length]],
+        categories: [s.topCategories[n % s.topCategories.length].id],
+        tags: [s.tagIds[n % s.tagIds.length]],
+      });
+    },
+    expect: 201,
+  },
+];
+const MINIMAL: Scenario = {
+  key: 'minimal50',
+  label: 'minimal handler GET /events?per_page=50',
+  method: 'GET',
+  target: 'minimal',
+  path: () => `${NS}/events?per_page=50`,
+  expect: 200,
+};
+
+/* ----------------------------------------------------------------------------------------- results */
+
+interface Measurement extends LoadResult {
+  round: number;
+  rssMaxMB: number;
+  /** CPU time of the server process per completed request (includes PGlite, which runs inside it). */
+  cpuMsPerReq: number | null;
+  /** CPU time of the PostgreSQL backends serving the bench database per request (PostgreSQL only). */
+  dbCpuMsPerReq: number | null;
+  /** 1-minute load average when the run ended (the machine is shared: > CPU count means contention). */
+  load1: number;
+}
+interface ScenarioResult {
+  key: string;
+  label: string;
+  sqlPerRequest: number | null;
+  sqlSource: string;
+  bodyBytes: number;
+  runs: Measurement[];
+}
+interface RunResult {
+  size: number;
+  backend: Backend;
+  seed: Omit<SeedInfo, 'sampleEvents' | 'venueIds' | 'organizerIds' | 'tagIds' | 'topCategories'>;
+  scenarios: ScenarioResult[];
+  rss: { startupMB: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
+  explain?: { sql: string; values: unknown[]; plan: string }[];
+  profile?: ProfileSummary;
+}
+
+const results: RunResult[] = [];
+const mb = (b: number) => +(b / 1048576).toFixed(1);
+
+/* ---------------------------------------------------------------------------------------- cleanup */
+
+const cleanups: (() => Promise<void> | void)[] = [];
+async function cleanupAll() {
+  killChildren();
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch (e) {
+      console.error(`cleanup: ${(e as Error).message}`);
+    }
+  }
+}
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    console.error(`\n${sig}: stopping, cleaning up…`);
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+async function admin<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await f(c);
+  } finally {
+    await c.end();
+  }
+}
+
+function dbUrl(name: string): string {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${name}`;
+  return u.href;
+}
+
+/* ----------------------------------------------------------------------------------------- phases */
+
+const authHeader = () => `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('base64')}`;
+
+function requestOf(sc: Scenario, seed: SeedInfo) {
+  const p = sc.path(seed);
+  const b = sc.body?.(seed);
+  const headers = { ...(sc.headers ?? {}), ...(sc.auth ? { authorization: authHeader() } : {}) };
+  return {
+    path: p,
+    body: b,
+    headers,
+    one: () => ({ path: typeof p === 'function' ? p() : p, body: typeof b === 'function' ? b() : b }),
+  };
+}
+
+/** Sequential requests: checks the answers and counts SQL statements per request. */
+async function sqlPerRequest(child: Child, sc: Scenario, seed: SeedInfo) {
+  const req = requestOf(sc, seed);
+  const send = async () => {
+    const { path: p, body } = req.one();
+    const res = await fetch(child.baseUrl + p, { method: sc.method, headers: req.headers, body });
+    const text = await res.text();
+    if (res.status !== sc.expect) throw new Error(`${sc.label}: expected ${sc.expect}, got ${res.status}: ${text.slice(0, 500)}`);
+    if (sc.key === 'graphql50' && JSON.parse(text).errors) throw new Error(`${sc.label}: GraphQL errors: ${text.slice(0, 500)}`);
+    return { header: res.headers.get('x-sql-queries'), bytes: Buffer.byteLength(text), text };
+  };
+  const first = await send();
+  const before = await child.sqlCount();
+  let headerSum = 0;
+  let headers = true;
+  let bytes = 0;
+  for (let i = 0; i < SQL_SAMPLES; i++) {
+    const r = await send();
+    bytes += r.bytes;
+    if (r.header === null) headers = false;
+    else headerSum += Number(r.header);
+  }
+  const after = await child.sqlCount();
+  const bodyBytes = Math.round(bytes / SQL_SAMPLES);
+  if (headers) return { sql: +(headerSum / SQL_SAMPLES).toFixed(2), source: 'X-SQL-Queries', bodyBytes, sample: first.text };
+  if (before !== null && after !== null) return { sql: +((after - before) / SQL_SAMPLES).toFixed(2), source: 'driver counter', bodyBytes, sample: first.text };
+  return { sql: null, source: 'n/a', bodyBytes, sample: first.text };
+}
+
+/** CPU used by the PostgreSQL backends connected to one database, per backend pid. */
+type DbCpu = () => Promise<Map<number, number>>;
+
+function dbCpuReader(client: pg.Client): DbCpu {
+  return async () => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      const ms = readCpuMs(pid);
+      if (ms !== null) out.set(pid, ms);
+    }
+    return out;
+  };
+}
+
+async function measure(
+  child: Child,
+  sc: Scenario,
+  seed: SeedInfo,
+  conns: number,
+  round: number,
+  rss: ReturnType<typeof rssSampler>,
+  dbCpu: DbCpu | null,
+): Promise<Measurement> {
+  const req = requestOf(sc, seed);
+  const spec = { baseUrl: child.baseUrl, method: sc.method, path: req.path, body: req.body, headers: req.headers, connections: conns };
+  if (WARMUP > 0) await runLoad({ ...spec, durationSec: WARMUP });
+  rss.take();
+  const db0 = dbCpu ? await dbCpu() : null;
+  const cpu0 = readCpuMs(child.pid);
+  const r = await runLoad({ ...spec, durationSec: DURATION });
+  const cpu1 = readCpuMs(child.pid);
+  const db1 = dbCpu ? await dbCpu() : null;
+  let dbMs: number | null = null;
+  if (db0 && db1) {
+    dbMs = 0;
+    for (const [pid, ms] of db1) dbMs += ms - (db0.get(pid) ?? 0);
+  }
+  const per = (ms: number | null) => (ms === null || !r.requests ? null : +(ms / r.requests).toFixed(2));
+  const m: Measurement = {
+    ...r,
+    round,
+    rssMaxMB: mb(rss.take()),
+    cpuMsPerReq: per(cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null),
+    dbCpuMsPerReq: per(dbMs),
+    load1: +os.loadavg()[0].toFixed(2),
+  };
+  const bad = m.errors + m.timeouts + m.non2xx;
+  process.stderr.write(
+    `  r${round} ${sc.label.padEnd(44)} c=${String(conns).padStart(2)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuMsPerReq}${m.dbCpuMsPerReq !== null ? `+${m.dbCpuMsPerReq}` : ''} ms/req  RSS ${m.rssMaxMB} MB  load ${m.load1}${bad ? `  ERRORS ${JSON.stringify({ errors: m.errors, timeouts: m.timeouts, non2xx: m.non2xx, codes: m.statusCodes })}` : ''}\n`,
+  );
+  return m;
+}
+
+async function explain(run: (sql: string, values: unknown[]) => Promise<string>, statements: { sql: string; values: unknown[] }[]) {
+  const out: { sql: string; values: unknown[]; plan: string }[] = [];
+  for (const st of statements) {
+    await run(st.sql, st.values); // warm the cache; keep the second plan
+    out.push({ sql: st.sql, values: st.values, plan: await run(st.sql, st.values) });
+  }
+  return out;
+}
+
+async function benchOne(size: number, backend: Backend, profileHere: boolean) {
+  console.error(`\n=== ${size} events on ${backend} ===`);
+  let serverEnv: Record<string, string | undefined>;
+  let pgUrl: string | undefined;
+  let dataDir: string | undefined;
+  let seed: SeedInfo;
+  const t0 = Date.now();
+  if (backend === 'postgres') {
+    const name = `cal_bench_${process.pid}_${size}`;
+    await admin(ADMIN_URL, (c) => c.query(`CREATE DATABASE "${name}"`));
+    cleanups.push(() => admin(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined));
+    pgUrl = dbUrl(name);
+    seed = await seedUrl(pgUrl, undefined, { events: size, siteTimezone: SITE_TZ, label: `seed ${size} ${backend}` });
+    serverEnv = { DATABASE_URL: pgUrl, CAL_DATA_DIR: undefined };
+  } else {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), `cal-bench-${size}-`));
+    const dir = dataDir;
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    seed = await seedUrl(undefined, dataDir, { events: size, siteTimezone: SITE_TZ, label: `seed ${size} ${backend}` });
+    serverEnv = { DATABASE_URL: '', CAL_DATA_DIR: dataDir };
+  }
+  console.error(`seeded ${seed.rows} rows in ${seed.seconds.toFixed(1)} s (${((Date.now() - t0) / 1000).toFixed(1)} s with setup)`);
+
+  const childEnv = {
+    ...serverEnv,
+    CAL_LOG_LEVEL: 'warn',
+    CAL_ADMIN_LOGIN: ADMIN.login,
+    CAL_ADMIN_PASSWORD: ADMIN.password,
+    CAL_TIMEZONE: SITE_TZ,
+    CAL_SITE_URL: undefined,
+  };
+  const server = await startChild({ script: 'src/server.ts', root: productRoot, env: childEnv, sqlPreload: true, label: 'server' });
+  const rss = rssSampler(server.pid);
+  const { sampleEvents, venueIds, organizerIds, tagIds, topCategories, ...seedSummary } = seed;
+  const result: RunResult = { size, backend, seed: seedSummary, scenarios: [], rss: { startupMB: mb(rss.current() ?? 0), roundMaxMB: [], afterRoundMB: [], breakdown: {} } };
+  const breakdown = async (when: string) => {
+    const m = await server.memory();
+    if (m) result.rss.breakdown[when] = Object.fromEntries(Object.entries(m).map(([k, v]) => [k, mb(v)]));
+  };
+  await breakdown('startup');
+  rss.period();
+  results.push(result);
+  const selected = SCENARIOS.filter((s) => !ONLY || ONLY.has(s.key));
+
+  // SQL per request (and a correctness check of every scenario).
+  let listSample = '';
+  for (const sc of selected) {
+    const q = await sqlPerRequest(server, sc, seed);
+    if (sc.key === 'events50') listSample = q.sample;
+    result.scenarios.push({ key: sc.key, label: sc.label, sqlPerRequest: q.sql, sqlSource: q.source, bodyBytes: q.bodyBytes, runs: [] });
+    console.error(`  ${sc.label.padEnd(47)} ${q.sql ?? '?'} SQL/request (${q.source}), ${(q.bodyBytes / 1024).toFixed(1)} KB`);
+  }
+  if (!listSample) listSample = await (await fetch(`${server.baseUrl}${NS}/events?per_page=50`)).text();
+
+  // The statements of the main list, for EXPLAIN ANALYZE.
+  await server.record();
+  await fetch(`${server.baseUrl}${NS}/events?per_page=50`).then((r) => r.text());
+  const listStatements = await server.dump();
+
+  const dbClient = pgUrl ? new pg.Client({ connectionString: pgUrl }) : null;
+  await dbClient?.connect();
+  const dbCpu = dbClient ? dbCpuReader(dbClient) : null;
+
+  const cleanupPosts = async () => {
+    if (pgUrl) await admin(pgUrl, (c) => c.query('DELETE FROM "Post" WHERE id > $1', [seed.maxPostId]));
+  };
+  await cleanupPosts();
+
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const sc of selected) {
+      const target = result.scenarios.find((s) => s.key === sc.key)!;
+      for (const conns of CONNECTIONS) target.runs.push(await measure(server, sc, seed, conns, round, rss, dbCpu));
+      if (sc.key === 'create') await cleanupPosts(); // PostgreSQL only: PGlite is held by the server
+    }
+    result.rss.roundMaxMB.push(mb(rss.period()));
+    result.rss.afterRoundMB.push(mb(rss.current() ?? 0));
+    await breakdown(`after round ${round}`);
+  }
+  rss.stop();
+  await server.stop();
+
+  if (EXPLAIN && listStatements.length) {
+    if (pgUrl) {
+      result.explain = await admin(pgUrl, (c) =>
+        explain(async (sql, values) => (await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n'), listStatements),
+      );
+    } else {
+      const db = await PGlite.create(dataDir!);
+      try {
+        result.explain = await explain(
+          async (sql, values) => (await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+          listStatements,
+        );
+      } finally {
+        await db.close();
+      }
+    }
+  }
+
+  // The practical limit: the minimal handler on the same data (PGlite: after the server let go of it).
+  if (!ONLY || ONLY.has('minimal50') || ONLY.has('events50')) {
+    const minimal = await startChild({ script: 'test/bench/minimal-handler.ts', env: { ...serverEnv, CAL_TIMEZONE: SITE_TZ }, label: 'minimal handler' });
+    const mrss = rssSampler(minimal.pid);
+    const q = await sqlPerRequest(minimal, MINIMAL, seed);
+    const ids = (t: string) => JSON.stringify((JSON.parse(t).events as { id: number }[]).map((e) => e.id));
+    if (ids(q.sample) !== ids(listSample)) console.error('  WARNING: the minimal handler does not list the same events as GET /events?per_page=50');
+    const entry: ScenarioResult = { key: MINIMAL.key, label: MINIMAL.label, sqlPerRequest: q.sql, sqlSource: q.source, bodyBytes: q.bodyBytes, runs: [] };
+    result.scenarios.push(entry);
+    for (const conns of CONNECTIONS) entry.runs.push(await measure(minimal, MINIMAL, seed, conns, 1, mrss, dbCpu));
+    mrss.stop();
+    await minimal.stop();
+  }
+
+  await dbClient?.end();
+  if (profileHere) result.profile = await profileServer(childEnv, seed);
+
+  // Drop this size's database / directory now rather than at exit.
+  const done = cleanups.pop();
+  await done?.();
+}
+
+/** One server run under --cpu-prof while GET /events?per_page=50 is hammered at the highest connection count. */
+async function profileServer(childEnv: Record<string, string | undefined>, seed: SeedInfo): Promise<ProfileSummary> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-bench-prof-'));
+  try {
+    const server = await startChild({ script: 'src/server.ts', root: productRoot, env: childEnv, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], label: 'profiled server' });
+    const sc = SCENARIOS.find((s) => s.key === 'events50')!;
+    const conns = Math.max(...CONNECTIONS);
+    const req = requestOf(sc, seed);
+    const spawned = performance.now() - server.readyMs;
+    await runLoad({ baseUrl: server.baseUrl, path: req.path, connections: conns, durationSec: WARMUP || 1 });
+    const measuredFrom = performance.now() - spawned;
+    const r = await runLoad({ baseUrl: server.baseUrl, path: req.path, connections: conns, durationSec: DURATION });
+    console.error(`  profiled run: ${r.rps} req/s (with --cpu-prof)`);
+    await server.stop();
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error('no .cpuprofile written');
+    // Only the measured run: startup, module loading and the warm-up are left out.
+    const summary = summarizeCpuProfile(path.join(dir, file), 30, measuredFrom);
+    if (env.BENCH_PROFILE_OUT) copyFileSync(path.join(dir, file), path.resolve(env.BENCH_PROFILE_OUT));
+    console.error(formatProfile(summary));
+    return summary;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/* ----------------------------------------------------------------------------------------- report */
+
+const f1 = (n: number | null | undefined, d = 1) => (n === null || n === undefined || Number.isNaN(n) ? '–' : n.toFixed(d));
+const last = (runs: Measurement[], conns: number) => runs.filter((r) => r.connections === conns).at(-1);
+const first = (runs: Measurement[], conns: number) => runs.filter((r) => r.connections === conns)[0];
+
+function table(r: RunResult): string {
+  const head = ['scenario', 'conn', 'req/s', 'r1 req/s', 'p50 ms', 'p99 ms', 'err', 'non2xx', 'SQL/req', 'CPU ms/req', 'DB ms/req', 'body KB', 'RSS MB r1→r2'];
+  const rows: string[][] = [];
+  for (const s of r.scenarios) {
+    for (const c of CONNECTIONS) {
+      const m = last(s.runs, c);
+      if (!m) continue;
+      const rs = s.runs.filter((x) => x.connections === c).map((x) => x.rssMaxMB.toFixed(0));
+      rows.push([
+        s.label,
+        String(c),
+        f1(m.rps),
+        s.runs.filter((x) => x.connections === c).length > 1 ? f1(first(s.runs, c)!.rps) : '',
+        f1(m.p50, 2),
+        f1(m.p99, 2),
+        String(m.errors + m.timeouts),
+        String(m.non2xx),
+        f1(s.sqlPerRequest, 1),
+        f1(m.cpuMsPerReq, 1),
+        f1(m.dbCpuMsPerReq, 1),
+        f1(s.bodyBytes / 1024, 1),
+        rs.join('→'),
+      ]);
+    }
+  }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const fmt = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)].join('\n');
+}
+
+interface Ratios {
+  conns: number;
+  /** From throughput: GraphQL req/s ÷ REST req/s. */
+  restPerGraphqlCost: number | null;
+  /** From throughput: REST req/s ÷ minimal req/s. */
+  restPerMinimal: number | null;
+  /** From CPU per request (server + database): REST ÷ GraphQL; less sensitive to a busy machine. */
+  restPerGraphqlCpu: number | null;
+  /** From CPU per request (server + database): minimal ÷ REST, i.e. the throughput ratio on a CPU-bound machine. */
+  restPerMinimalCpu: number | null;
+}
+
+function ratios(r: RunResult): Ratios[] {
+  const get = (k: string) => r.scenarios.find((s) => s.key === k);
+  return CONNECTIONS.map((c) => {
+    const rest = last(get('events50')?.runs ?? [], c)?.rps;
+    const gql = last(get('graphql50')?.runs ?? [], c)?.rps;
+    const min = last(get('minimal50')?.runs ?? [], c)?.rps;
+    const cpu = (k: string) => {
+      const m = last(get(k)?.runs ?? [], c);
+      return m?.cpuMsPerReq ? m.cpuMsPerReq + (m.dbCpuMsPerReq ?? 0) : null;
+    };
+    const [restCpu, gqlCpu, minCpu] = [cpu('events50'), cpu('graphql50'), cpu('minimal50')];
+    return {
+      conns: c,
+      // Cost per request is 1/throughput: REST cost / GraphQL cost = GraphQL req/s / REST req/s.
+      restPerGraphqlCost: rest && gql ? +(gql / rest).toFixed(2) : null,
+      restPerMinimal: rest && min ? +(rest / min).toFixed(2) : null,
+      restPerGraphqlCpu: restCpu && gqlCpu ? +(restCpu / gqlCpu).toFixed(2) : null,
+      restPerMinimalCpu: restCpu && minCpu ? +(minCpu / restCpu).toFixed(2) : null,
+    };
+  });
+}
+
+interface Target {
+  what: string;
+  target: string;
+  measured: string;
+  ok: boolean | null;
+}
+
+function targets(): Target[] {
+  const out: Target[] = [];
+  const maxC = Math.max(...CONNECTIONS);
+  const find = (size: number, backend: Backend) => results.find((r) => r.size === size && r.backend === backend);
+  const rps = (r: RunResult | undefined, k: string) => (r ? last(r.scenarios.find((s) => s.key === k)?.runs ?? [], maxC)?.rps : undefined);
+  const pg1k = find(1000, 'postgres');
+  for (const [k, t] of [['events', 1050], ['events50', 575], ['event', 2400], ['venues', 2500], ['create', 550]] as const) {
+    const v = rps(pg1k, k);
+    out.push({ what: `1k PostgreSQL c=${maxC} ${SCENARIOS.find((s) => s.key === k)!.label}`, target: `≥ ${t} req/s`, measured: v === undefined ? 'not run' : `${v} req/s (${((v / t) * 100).toFixed(0)} %)`, ok: v === undefined ? null : v >= t });
+  }
+  if (pg1k) {
+    const errs = pg1k.scenarios.flatMap((s) => s.runs).reduce((a, m) => a + m.errors + m.timeouts + m.non2xx, 0);
+    out.push({ what: '1k PostgreSQL errors / non-2xx (all runs)', target: '0', measured: String(errs), ok: errs === 0 });
+  }
+  for (const r of results) {
+    const rt = ratios(r).find((x) => x.conns === maxC)!;
+    if (r.size === 10000 || SIZES.length === 1) {
+      out.push({
+        what: `${r.size / 1000}k ${r.backend} per_page=50 REST / minimal`,
+        target: '≥ 0.67',
+        measured: `${f1(rt.restPerMinimal, 2)} (by CPU ${f1(rt.restPerMinimalCpu, 2)})`,
+        ok: rt.restPerMinimal === null ? null : rt.restPerMinimal >= 0.67,
+      });
+      out.push({
+        what: `${r.size / 1000}k ${r.backend} REST cost / GraphQL cost`,
+        target: '≤ 1.3',
+        measured: `${f1(rt.restPerGraphqlCost, 2)} (by CPU ${f1(rt.restPerGraphqlCpu, 2)})`,
+        ok: rt.restPerGraphqlCost === null ? null : rt.restPerGraphqlCost <= 1.3,
+      });
+    }
+  }
+  for (const backend of BACKENDS) {
+    const runs = results.filter((r) => r.backend === backend).sort((a, b) => a.size - b.size);
+    if (runs.length < 2) continue;
+    const p50 = (r: RunResult) => last(r.scenarios.find((s) => s.key === 'events')?.runs ?? [], maxC)?.p50;
+    const a = p50(runs[0]);
+    const b = p50(runs.at(-1)!);
+    if (a && b) {
+      out.push({
+        what: `${backend} p50 GET /events ${runs[0].size / 1000}k → ${runs.at(-1)!.size / 1000}k (c=${maxC})`,
+        target: '< 2× (1k → 100k)',
+        measured: `${a} → ${b} ms (${(b / a).toFixed(2)}×)`,
+        ok: b / a < 2,
+      });
+    }
+  }
+  const listSql = results.flatMap((r) => r.scenarios.filter((s) => ['events', 'events50', 'search', 'venues', 'categories', 'graphql50'].includes(s.key)).map((s) => s.sqlPerRequest ?? 0));
+  if (listSql.length) out.push({ what: 'SQL per list request (max over lists)', target: '≤ 6', measured: String(Math.max(...listSql)), ok: Math.max(...listSql) <= 6 });
+  const rssMax = Math.max(...results.flatMap((r) => r.rss.roundMaxMB));
+  if (Number.isFinite(rssMax)) out.push({ what: 'server RSS (max over all runs)', target: '≤ 250 MB', measured: `${rssMax} MB`, ok: rssMax <= 250 });
+  return out;
+}
+
+function report(): string {
+  const parts: string[] = [];
+  for (const r of results) {
+    parts.push(`\n## ${r.size} events · ${r.backend}  (seeded ${r.seed.rows} rows in ${r.seed.seconds.toFixed(1)} s)\n`);
+    parts.push(table(r));
+    for (const x of ratios(r)) {
+      parts.push(
+        `c=${x.conns}: REST/GraphQL cost ${f1(x.restPerGraphqlCost, 2)}× (CPU ${f1(x.restPerGraphqlCpu, 2)}×)   REST/minimal throughput ${f1(x.restPerMinimal, 2)}× (CPU ${f1(x.restPerMinimalCpu, 2)}×)`,
+      );
+    }
+    const loads = r.scenarios.flatMap((x) => x.runs.map((m) => m.load1));
+    const cpus = os.cpus().length;
+    if (loads.some((l) => l > cpus)) {
+      parts.push(`NOTE: load average up to ${Math.max(...loads)} on ${cpus} CPUs during these runs: other work competed for the CPU; compare CPU ms/req rather than req/s.`);
+    }
+    parts.push(`server RSS: ${r.rss.startupMB} MB at start; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
+    for (const [when, m] of Object.entries(r.rss.breakdown)) {
+      parts.push(`  ${when}: rss ${m.rss} MB = V8 heap ${m.heapTotal} MB (used ${m.heapUsed}) + external ${m.external} MB (array buffers ${m.arrayBuffers}) + code/other`);
+    }
+  }
+  parts.push('\n## targets\n');
+  for (const t of targets()) parts.push(`${t.ok === null ? '  ?' : t.ok ? ' ok' : 'MISS'}  ${t.what.padEnd(58)} ${t.target.padEnd(18)} ${t.measured}`);
+  return parts.join('\n');
+}
+
+/* -------------------------------------------------------------------------------------------- main */
+
+/**
+ * A snapshot of one commit (git archive) sharing this checkout's node_modules and generated Prisma
+ * client. The seeder still runs this checkout's migrations and model code.
+ */
+function snapshot(rev: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-bench-rev-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  execFileSync('sh', ['-c', `git archive "$1" | tar -x -C "$2"`, 'sh', rev, dir], { cwd: ROOT });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  cpSync(path.join(ROOT, 'prisma/generated'), path.join(dir, 'prisma/generated'), { recursive: true });
+  return dir;
+}
+
+let pinned: string | undefined;
+
+/** The product revision measured (the tree may change under a long run: it is checked at both ends). */
+function revision(): string {
+  if (pinned) return pinned;
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'schema', 'rest-facade', 'prisma'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    return dirty ? `${head}+uncommitted(${createHash('sha1').update(execFileSync('git', ['diff', 'HEAD', '--', 'src', 'schema', 'rest-facade', 'prisma'], { cwd: ROOT })).digest('hex').slice(0, 8)})` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  if (env.BENCH_REV) {
+    // Resolved once: a moving ref (HEAD) must not make the snapshot look stale.
+    pinned = execFileSync('git', ['rev-parse', '--short', env.BENCH_REV], { cwd: ROOT, encoding: 'utf8' }).trim();
+    productRoot = snapshot(pinned);
+  }
+  const revisionAtStart = revision();
+  console.error(
+    `bench: sizes ${SIZES.join(', ')} · backends ${BACKENDS.join(', ')} · ${DURATION} s runs (+${WARMUP} s warm-up) · connections ${CONNECTIONS.join(', ')} · ${ROUNDS} round(s)`,
+  );
+  if (BACKENDS.includes('postgres')) await admin(ADMIN_URL, (c) => c.query('SELECT 1')).catch((e) => {
+    throw new Error(`BENCH_DATABASE_URL ${ADMIN_URL}: ${(e as Error).message}`);
+  });
+  const profileTarget = PROFILE ? { size: SIZES[0], backend: BACKENDS.includes('postgres') ? 'postgres' : BACKENDS[0] } : null;
+  try {
+    for (const size of SIZES) {
+      for (const backend of BACKENDS) await benchOne(size, backend, profileTarget?.size === size && profileTarget.backend === backend);
+    }
+  } finally {
+    await cleanupAll();
+  }
+  const revisionAtEnd = revision();
+  let text = report();
+  text += `\n\nproduct revision: ${revisionAtStart}`;
+  if (revisionAtEnd !== revisionAtStart) text += `\nWARNING: the product changed during the run (now ${revisionAtEnd}): servers started later ran newer code`;
+  console.log(text);
+  for (const r of results) {
+    for (const e of r.explain ?? []) if (r.backend === 'postgres') console.log(`\n## EXPLAIN ANALYZE (${r.size} events, ${r.backend})\n${e.sql.slice(0, 160)}…\n${e.plan}`);
+  }
+  mkdirSync(path.dirname(OUT), { recursive: true });
+  writeFileSync(
+    OUT,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        revision: { start: revisionAtStart, end: revisionAtEnd },
+        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGB: +(os.totalmem() / 2 ** 30).toFixed(1), node: process.version },
+        config: { sizes: SIZES, backends: BACKENDS, durationSec: DURATION, warmupSec: WARMUP, connections: CONNECTIONS, rounds: ROUNDS },
+        results: results.map((r) => ({ ...r, ratios: ratios(r) })),
+        targets: targets(),
+        elapsedSec: Math.round((Date.now() - started) / 1000),
+      },
+      null,
+      2,
+    ),
+  );
+  console.error(`\nwrote ${path.relative(ROOT, OUT)} (${Math.round((Date.now() - started) / 1000)} s in all)`);
+}
+
+await main().catch(async (e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  await cleanupAll();
+  process.exit(1);
+});

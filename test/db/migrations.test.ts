@@ -1,0 +1,171 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseConfigError, openDatabase } from '../../src/db/database.ts';
+import { applyMigrations, diffDatabaseToSchema, migrationsDir } from '../../src/db/migrate.ts';
+import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.ts';
+
+const committed = (await readdir(migrationsDir, { withFileTypes: true }))
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
+const user = (login: string) => ({ login, role: 'EDITOR' as const, passwordHash: 'x' });
+
+describe(`migrations on ${testBackend}`, () => {
+  it('apply from empty, apply nothing the second time, and leave no diff to schema.prisma', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    try {
+      expect(committed.length).toBeGreaterThan(0);
+      expect(await applyMigrations(db)).toEqual(committed);
+      expect(await applyMigrations(db)).toEqual([]);
+      expect(await diffDatabaseToSchema(db), 'schema.prisma changed: npm run db:migration:create <name>').toBe('');
+
+      await db.prisma.$executeRawUnsafe('DROP INDEX "Event_endLocal_idx"');
+      expect(await diffDatabaseToSchema(db)).toContain('CREATE INDEX "Event_endLocal_idx"');
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.runIf(testBackend === 'pglite')('openDatabase', () => {
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'cal-events-db-'));
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('memory: is an in-memory PGlite', async () => {
+    const db = await openDatabase('memory:');
+    expect(db.kind).toBe('pglite-memory');
+    await db.ping();
+    await db.close();
+  });
+
+  it('no URL is a PGlite persisted in dataDir, migrated once across restarts and locked while open', async () => {
+    const dataDir = path.join(tmp, 'data');
+    const first = await openDatabase(undefined, { dataDir });
+    expect(first.kind).toBe('pglite-dir');
+    expect(await applyMigrations(first)).toEqual(committed);
+    await first.prisma.user.create({ data: user('kept') });
+    await expect(openDatabase('', { dataDir })).rejects.toThrow(/already open in this process/);
+    await first.close();
+
+    const second = await openDatabase('', { dataDir });
+    expect(second.kind).toBe('pglite-dir');
+    expect(await applyMigrations(second)).toEqual([]);
+    expect(await second.prisma.user.findMany({ select: { login: true } })).toEqual([{ login: 'kept' }]);
+    await second.close();
+  });
+
+  it('refuses a data directory locked by another live process', async () => {
+    const dataDir = path.join(tmp, 'locked');
+    await (await openDatabase(undefined, { dataDir })).close();
+    await writeFile(path.join(dataDir, 'cal-events.lock'), String(process.ppid));
+    await expect(openDatabase(undefined, { dataDir })).rejects.toThrow(`in use by process ${process.ppid}`);
+  });
+
+  it.each([
+    ['mysql://root@localhost/cal', 'DATABASE_URL: unsupported scheme "mysql:"; use postgres://…, memory: or leave it unset'],
+    ['sqlite:./cal.db', 'DATABASE_URL: unsupported scheme "sqlite:"; use postgres://…, memory: or leave it unset'],
+    ['./data', 'DATABASE_URL: not a URL; use postgres://…, memory: or leave it unset'],
+    ['postgres://localhost/cal?connection_limit=0', 'DATABASE_URL: connection_limit must be a positive integer, got "0"'],
+  ])('rejects %s with a one-line DatabaseConfigError', async (url, message) => {
+    const error = await openDatabase(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConfigError);
+    expect((error as Error).message).toBe(message);
+  });
+
+  it('reports an unreachable PostgreSQL in one line', async () => {
+    const port = await freePort();
+    const error = await openDatabase(`postgres://postgres@127.0.0.1:${port}/test`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConfigError);
+    expect((error as Error).message).toBe(`cannot connect to PostgreSQL at 127.0.0.1:${port}: connection refused`);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('postgres:// and postgresql:// use adapter-pg', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.searchParams.set('connection_limit', '2');
+    for (const protocol of ['postgres:', 'postgresql:']) {
+      const db = await openDatabase(url.href.replace(/^[a-z]+:/, protocol));
+      expect(db.kind).toBe('postgres');
+      await db.ping();
+      await db.close();
+    }
+  });
+});
+
+describe(`query counter and serialization on ${testBackend}`, () => {
+  let db: TestDatabase;
+  let queries: string[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
+  });
+  afterAll(() => db?.close());
+  beforeEach(async () => {
+    await db.reset();
+    queries = [];
+  });
+
+  it('counts every statement, inside transactions too, but not BEGIN/COMMIT', async () => {
+    await db.prisma.user.findMany({ include: { applicationPasswords: true } });
+    expect(queries).toHaveLength(1);
+    expect(queries[0]).toMatch(/^SELECT/);
+
+    queries = [];
+    await db.prisma.$transaction([db.prisma.user.create({ data: user('a') }), db.prisma.user.count()]);
+    expect(queries).toHaveLength(2);
+
+    queries = [];
+    await db.prisma.$transaction(async (tx) => {
+      await tx.user.create({ data: user('b') });
+      await tx.user.count();
+    });
+    expect(queries).toHaveLength(2);
+    expect(queries.join('\n')).not.toMatch(/BEGIN|COMMIT/);
+  });
+
+  it('keeps concurrent queries out of a running transaction and rolls back on error', async () => {
+    const [inside, ...outside] = await Promise.all([
+      db.prisma.$transaction(async (tx) => {
+        await tx.user.create({ data: user('a') });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return tx.user.count();
+      }),
+      ...Array.from({ length: 10 }, () => db.prisma.user.count()),
+    ]);
+    expect(inside).toBe(1);
+    for (const count of outside) expect([0, 1]).toContain(count);
+
+    await expect(
+      db.prisma.$transaction(async (tx) => {
+        await tx.user.create({ data: user('b') });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.prisma.user.count()).toBe(1);
+  });
+
+  it('reset() empties every table and restarts identities', async () => {
+    await db.prisma.user.create({ data: user('a') });
+    await db.reset();
+    expect(await db.prisma.user.count()).toBe(0);
+    expect((await db.prisma.user.create({ data: user('b') })).id).toBe(1);
+    expect(await applyMigrations(db)).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGraphQLHarness } from '../helpers/graphql.ts';
+
+// A fixed clock: the default list window is computed from it (contract §5.5).
+const NOW = new Date('2026-11-21T11:55:56Z');
+let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
+
+beforeAll(async () => {
+  h = await createGraphQLHarness({ now: () => NOW });
+});
+afterAll(() => h.close());
+beforeEach(() => h.reset());
+
+const EVENT_FIELDS = `
+  ... on Event {
+    databaseId status slug title description excerpt startDate endDate startDateUtc endDateUtc timezone timezoneAbbr allDay
+    cost costValues website showMap showMapLink featured
+    categories { databaseId name slug parentId count }
+    tags { databaseId name slug count }
+    venues { databaseId name slug city }
+    organizers { databaseId name }
+  }
+  ... on Error { __typename code message }
+  ... on ValidationError { field }
+`;
+
+const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${EVENT_FIELDS} } }`;
+const UPDATE = `mutation($id: Int, $slug: String, $input: UpdateEventInput!) { updateEvent(id: $id, slug: $slug, input: $input) { ${EVENT_FIELDS} } }`;
+const GET = `query($id: Int, $slug: String) { event(id: $id, slug: $slug) { ${EVENT_FIELDS} } }`;
+const LIST = `query($filter: EventFilter, $page: Int, $perPage: Int) {
+  events(filter: $filter, page: $page, perPage: $perPage) {
+    ... on EventConnection { totalCount totalPages page perPage window { startDate endDate startsAfter } edges { node { databaseId title startDate } } }
+    ... on Error { __typename code message }
+    ... on ValidationError { field }
+  }
+}`;
+
+const create = async (input: Record<string, unknown>, as: NonNullable<Parameters<typeof h.gql>[2]>['as'] = 'ADMINISTRATOR') =>
+  (await h.ok(CREATE, { input }, { as, now: NOW })).createEvent;
+
+describe('Mutation.createEvent', () => {
+  it('stores local wall time, time zone and UTC exactly, and renders text', async () => {
+    const e = await create({
+      title: 'Summer Jazz Night',
+      description: 'Live jazz on the lawn.',
+      startDate: '2026-12-05 19:00:00',
+      endDate: '2026-12-05 22:30:00',
+      cost: ['$15'],
+      website: 'https://example.com/jazz',
+    });
+    expect(e).toMatchObject({
+      status: 'PUBLISH',
+      slug: 'summer-jazz-night',
+      title: 'Summer Jazz Night',
+      description: '<p>Live jazz on the lawn.</p>',
+      startDate: '2026-12-05 19:00:00',
+      endDate: '2026-12-05 22:30:00',
+      startDateUtc: '2026-12-06 00:00:00',
+      endDateUtc: '2026-12-06 03:30:00',
+      timezone: 'America/New_York',
+      timezoneAbbr: 'EST',
+      cost: '$15',
+      costValues: ['15'],
+      showMap: false,
+      showMapLink: false,
+    });
+  });
+
+  it('clamps an end before the start, in local and UTC time', async () => {
+    const e = await create({ title: 'Backwards', startDate: '2026-12-10 20:00:00', endDate: '2026-12-10 18:00:00' });
+    expect(e.endDate).toBe('2026-12-10 20:00:00');
+    expect(e.endDateUtc).toBe(e.startDateUtc);
+  });
+
+  it('makes all-day events span whole days in their own time zone', async () => {
+    const e = await create({ title: 'Paris fair', startDate: '2026-12-12', endDate: '2026-12-13', allDay: true, timezone: 'Europe/Paris' });
+    expect(e).toMatchObject({
+      allDay: true,
+      startDate: '2026-12-12 00:00:00',
+      endDate: '2026-12-13 23:59:59',
+      startDateUtc: '2026-12-11 23:00:00',
+      endDateUtc: '2026-12-13 22:59:59',
+      timezone: 'Europe/Paris',
+    });
+  });
+
+  it('links venues and organizers by ID or creates them inline, and terms by ID, slug or name', async () => {
+    const venue = (await h.ok(`mutation { createVenue(input: { name: "Grand Hall", city: "Springfield" }) { ... on Venue { databaseId } } }`)).createVenue;
+    const e = await create({
+      title: 'Gala',
+      startDate: '2026-12-20 19:00',
+      endDate: '2026-12-20 23:00',
+      venues: [{ id: venue.databaseId }],
+      organizers: [{ create: { name: 'Jane Org', email: 'jane@example.com' } }, { create: { name: 'Bob Org' } }],
+      categories: ['Music', 'Theatre'],
+      tags: ['outdoor'],
+    });
+    expect(e.venues).toEqual([{ databaseId: venue.databaseId, name: 'Grand Hall', slug: 'grand-hall', city: 'Springfield' }]);
+    expect(e.organizers.map((o: { name: string }) => o.name)).toEqual(['Jane Org', 'Bob Org']);
+    expect(e.categories.map((c: { slug: string }) => c.slug)).toEqual(['music', 'theatre']);
+    expect(e.categories[0].count).toBe(1);
+    expect(e.tags.map((c: { name: string }) => c.name)).toEqual(['outdoor']);
+
+    // The same names again reuse the records: no duplicate organizer, no duplicate term.
+    const again = await create({ title: 'Gala 2', startDate: '2026-12-21 19:00', endDate: '2026-12-21 23:00', organizers: [{ create: { name: 'jane org' } }], categories: ['music', String(e.categories[1].databaseId), '999999'] });
+    expect(again.organizers[0].databaseId).toBe(e.organizers[0].databaseId);
+    expect(again.categories.map((c: { databaseId: number }) => c.databaseId).sort()).toEqual(e.categories.map((c: { databaseId: number }) => c.databaseId).sort());
+  });
+
+  it('gives events, venues and organizers IDs from one space', async () => {
+    const e = await create({ title: 'A', startDate: '2026-12-20 19:00', endDate: '2026-12-20 20:00', venues: [{ create: { name: 'V' } }], organizers: [{ create: { name: 'O' } }] });
+    const ids = [e.databaseId, e.venues[0].databaseId, e.organizers[0].databaseId];
+    expect(new Set(ids).size).toBe(3);
+    const wrongKind = await h.gql(GET, { id: e.venues[0].databaseId });
+    expect(wrongKind.data.event).toMatchObject({ __typename: 'ValidationError', code: 'WRONG_KIND', field: 'id' });
+  });
+
+  it('gives concurrent creates of the same title distinct slugs', async () => {
+    const input = { title: 'Jazz Night', startDate: '2026-12-20 19:00', endDate: '2026-12-20 20:00' };
+    const results = await Promise.all(Array.from({ length: 5 }, () => h.gql(CREATE, { input }, { now: NOW })));
+    const slugs = results.map((r) => r.data.createEvent.slug);
+    expect(new Set(slugs).size).toBe(5);
+    expect(slugs).toContain('jazz-night');
+    expect(slugs).toContain('jazz-night-2');
+  });
+
+  it.each([
+    [{ title: '', startDate: '2026-12-20', endDate: '2026-12-20' }, 'title'],
+    [{ title: 'X', startDate: 'garbage', endDate: '2026-12-20' }, 'start_date'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', timezone: 'Mars/Olympus' }, 'timezone'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', website: 'not a url' }, 'website'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', venues: [{ id: 999999 }] }, 'venue'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', venues: [{ create: { name: ' ' } }] }, 'venue'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', image: '424242' }, 'image'],
+    [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', status: 'bogus' }, 'status'],
+  ])('refuses bad input %j with a ValidationError on %s', async (input, field) => {
+    const result = await h.gql(CREATE, { input });
+    if (result.errors) {
+      // GraphQL-level coercion (an enum) is also a typed, non-500 refusal
+      expect(result.errors[0].message).toMatch(/status|PostStatus/);
+      return;
+    }
+    expect(result.data.createEvent).toMatchObject({ __typename: 'ValidationError', field });
+  });
+
+  it('needs a signed-in user who may create posts', async () => {
+    const anon = await h.gql(CREATE, { input: { title: 'X', startDate: '2026-12-20', endDate: '2026-12-20' } }, { as: null });
+    expect(anon.data.createEvent).toMatchObject({ __typename: 'UnauthenticatedError' });
+    const sub = await h.gql(CREATE, { input: { title: 'X', startDate: '2026-12-20', endDate: '2026-12-20' } }, { as: 'SUBSCRIBER' });
+    expect(sub.data.createEvent).toMatchObject({ __typename: 'ForbiddenError' });
+  });
+
+  it("forces a contributor's publish to pending", async () => {
+    const e = await create({ title: 'Contributed', startDate: '2026-12-20', endDate: '2026-12-20', status: 'PUBLISH' }, 'CONTRIBUTOR');
+    expect(e.status).toBe('PENDING');
+  });
+});
+
+describe('Mutation.updateEvent', () => {
+  it('changes only what is given (REC partial update)', async () => {
+    const e = await create({
+      title: 'Orig',
+      startDate: '2026-12-05 19:00',
+      endDate: '2026-12-05 22:00',
+      featured: true,
+      cost: ['20'],
+      organizers: [{ create: { name: 'Keep Me' } }],
+      categories: ['keep'],
+    });
+    const u = (await h.ok(UPDATE, { id: e.databaseId, input: { title: 'Renamed' } })).updateEvent;
+    expect(u).toMatchObject({ title: 'Renamed', slug: 'orig', featured: true, costValues: ['20'], startDate: '2026-12-05 19:00:00' });
+    expect(u.organizers).toHaveLength(1);
+    expect(u.categories).toHaveLength(1);
+  });
+
+  it('accepts one date alone and clamps', async () => {
+    const e = await create({ title: 'D', startDate: '2026-12-05 19:00', endDate: '2026-12-05 22:00' });
+    const u = (await h.ok(UPDATE, { id: e.databaseId, input: { endDate: '2026-12-06 01:00' } })).updateEvent;
+    expect([u.startDate, u.endDate]).toEqual(['2026-12-05 19:00:00', '2026-12-06 01:00:00']);
+    const v = (await h.ok(UPDATE, { id: e.databaseId, input: { startDate: '2026-12-07 10:00' } })).updateEvent;
+    expect([v.startDate, v.endDate]).toEqual(['2026-12-07 10:00:00', '2026-12-07 10:00:00']);
+  });
+
+  it('renames through the slug address; the body slug is the new slug', async () => {
+    await create({ title: 'Old Name', startDate: '2026-12-05', endDate: '2026-12-05' });
+    const u = (await h.ok(UPDATE, { slug: 'old-name', input: { slug: 'new-name' } })).updateEvent;
+    expect(u.slug).toBe('new-name');
+    expect((await h.gql(GET, { slug: 'old-name' })).data.event.__typename).toBe('NotFoundError');
+  });
+
+  it('answers NotFoundError for an unknown ID and refuses others’ events to an author', async () => {
+    expect((await h.gql(UPDATE, { id: 999999, input: { title: 'x' } })).data.updateEvent.__typename).toBe('NotFoundError');
+    const e = await create({ title: 'Admin event', startDate: '2026-12-05', endDate: '2026-12-05' });
+    const r = await h.gql(UPDATE, { id: e.databaseId, input: { title: 'mine now' } }, { as: 'AUTHOR' });
+    expect(r.data.updateEvent.__typename).toBe('ForbiddenError');
+  });
+});
+
+describe('Mutation.deleteEvent / restoreEvent / purgeEvent', () => {
+  it('trashes, refuses a second trash, restores, then deletes permanently', async () => {
+    const e = await create({ title: 'Trash me', startDate: '2026-12-05', endDate: '2026-12-05' });
+    const del = `mutation($id: Int) { deleteEvent(id: $id) { ${EVENT_FIELDS} } }`;
+    const trashed = (await h.ok(del, { id: e.databaseId })).deleteEvent;
+    expect(trashed).toMatchObject({ status: 'TRASH', slug: 'trash-me__trashed' });
+    expect((await h.ok(del, { id: e.databaseId })).deleteEvent).toMatchObject({ __typename: 'GoneError' });
+    const restored = (await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ${EVENT_FIELDS} } }`, { id: e.databaseId })).restoreEvent;
+    expect(restored).toMatchObject({ status: 'PUBLISH', slug: 'trash-me' });
+    const purgeEarly = await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
+    expect(purgeEarly.purgeEvent.code).toBe('NOT_TRASHED');
+    await h.ok(del, { id: e.databaseId });
+    const purged = await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on MutationPurgeEventSuccess { data } } }`, { id: e.databaseId });
+    expect(purged.purgeEvent.data).toBe(e.databaseId);
+    expect((await h.gql(GET, { id: e.databaseId })).data.event.__typename).toBe('NotFoundError');
+  });
+});
+
+describe('Query.events', () => {
+  async function seed() {
+    const music = (await h.ok(`mutation { createEventCategory(input: { name: "Music" }) { ... on EventCategory { databaseId } } }`)).createEventCategory;
+    await h.ok(`mutation($p: Int) { createEventCategory(input: { name: "Jazz", parentId: $p }) { ... on EventCategory { databaseId } } }`, { p: music.databaseId });
+    await create({ title: 'Yesterday gig', startDate: '2026-11-20 10:00', endDate: '2026-11-20 11:00' });
+    await create({ title: 'Jazz brunch', startDate: '2026-12-11 11:00', endDate: '2026-12-11 13:00', categories: ['jazz'], featured: true });
+    await create({ title: 'Rock night', startDate: '2026-12-12 20:00', endDate: '2026-12-12 23:00', categories: ['music'], tags: ['loud'] });
+    await create({ title: 'Hidden', startDate: '2026-12-12 20:00', endDate: '2026-12-12 23:00', hideFromListings: true });
+    await create({ title: 'Draft thing', startDate: '2026-12-13 20:00', endDate: '2026-12-13 23:00', status: 'DRAFT' });
+    await create({ title: 'Long ago', startDate: '2020-01-01 10:00', endDate: '2020-01-01 11:00' });
+  }
+  const titles = (r: any) => r.events.edges.map((e: any) => e.node.title);
+
+  it('applies the default window and start order; hides hidden and, for anonymous, drafts', async () => {
+    await seed();
+    const r = await h.ok(LIST, {}, { as: null, now: NOW });
+    expect(titles(r)).toEqual(['Yesterday gig', 'Jazz brunch', 'Rock night']);
+    expect(r.events.window).toMatchObject({ startDate: '2026-11-20 00:00:00', endDate: '2028-11-21 23:59:59' });
+    expect(r.events.totalCount).toBe(3);
+    const admin = await h.ok(LIST, {}, { now: NOW });
+    expect(titles(admin)).toContain('Draft thing');
+  });
+
+  it('filters by category including descendants, tag, featured, search, and whole-day starts_after', async () => {
+    await seed();
+    expect(titles(await h.ok(LIST, { filter: { categories: ['music'] } }, { now: NOW }))).toEqual(['Jazz brunch', 'Rock night']);
+    expect(titles(await h.ok(LIST, { filter: { tags: ['loud'] } }, { now: NOW }))).toEqual(['Rock night']);
+    expect(titles(await h.ok(LIST, { filter: { featured: true } }, { now: NOW }))).toEqual(['Jazz brunch']);
+    expect(titles(await h.ok(LIST, { filter: { search: 'jazz' } }, { now: NOW }))).toEqual(['Jazz brunch']);
+    expect(titles(await h.ok(LIST, { filter: { search: 'night -rock' } }, { now: NOW }))).toEqual([]);
+    const after = await h.ok(LIST, { filter: { startsAfter: '2026-12-11 00:00:00' } }, { now: NOW });
+    expect(titles(after)).toEqual(['Rock night', 'Draft thing']);
+    expect(after.events.window.startsAfter).toBe('2026-12-11 23:59:59');
+    expect(titles(await h.ok(LIST, { filter: { startDate: '2019-01-01', endDate: '2020-12-31' } }, { now: NOW }))).toEqual(['Long ago']);
+  });
+
+  it('refuses unknown terms, a status anonymous may not list, and ticketed=true', async () => {
+    await seed();
+    expect((await h.ok(LIST, { filter: { categories: ['nope'] } }, { now: NOW })).events).toMatchObject({ __typename: 'ValidationError', field: 'categories' });
+    expect((await h.ok(LIST, { filter: { statuses: ['DRAFT'] } }, { as: null, now: NOW })).events).toMatchObject({ __typename: 'ValidationError', field: 'status' });
+    expect((await h.ok(LIST, { filter: { ticketed: true } }, { now: NOW })).events).toMatchObject({ field: 'ticketed' });
+    expect((await h.ok(LIST, { filter: { startDate: 'garbage' } }, { now: NOW })).events).toMatchObject({ field: 'start_date' });
+  });
+
+  it('pages with page/perPage and caps perPage at the site maximum', async () => {
+    for (let i = 1; i <= 7; i++) await create({ title: `E${i}`, startDate: `2026-12-${10 + i} 10:00`, endDate: `2026-12-${10 + i} 11:00` });
+    const p2 = await h.ok(LIST, { page: 2, perPage: 3 }, { now: NOW });
+    expect(titles(p2)).toEqual(['E4', 'E5', 'E6']);
+    expect(p2.events).toMatchObject({ totalCount: 7, totalPages: 3, page: 2, perPage: 3 });
+    expect((await h.ok(LIST, { perPage: 500 }, { now: NOW })).events.perPage).toBe(50);
+    expect((await h.ok(LIST, { perPage: 0 }, { now: NOW })).events).toMatchObject({ __typename: 'ValidationError', field: 'per_page' });
+  });
+});
+
+describe('Query.node', () => {
+  it('never returns a record the caller could not read by ID', async () => {
+    const draft = await create({ title: 'Secret draft', startDate: '2026-12-05', endDate: '2026-12-05', status: 'DRAFT' });
+    const pub = await create({ title: 'Public', startDate: '2026-12-05', endDate: '2026-12-05' });
+    const id = (n: number) => Buffer.from(`Event:${n}`).toString('base64');
+    const q = `query($id: ID!) { node(id: $id) { ... on Event { databaseId title } } }`;
+    expect((await h.ok(q, { id: id(draft.databaseId) }, { as: null })).node).toBeNull();
+    expect((await h.ok(q, { id: id(pub.databaseId) }, { as: null })).node).toEqual({ databaseId: pub.databaseId, title: 'Public' });
+    expect((await h.ok(q, { id: id(draft.databaseId) })).node.title).toBe('Secret draft');
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGraphQLHarness } from '../helpers/graphql.ts';
+
+let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
+beforeAll(async () => {
+  h = await createGraphQLHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => h.reset());
+
+const CAT = `... on EventCategory { databaseId name slug parentId path count } ... on Error { __typename code message } ... on ValidationError { field }`;
+const TAG = `... on EventTag { databaseId name slug count } ... on Error { __typename code message } ... on ValidationError { field }`;
+const createCat = async (input: object) => (await h.ok(`mutation($i: CreateTermInput!) { createEventCategory(input: $i) { ${CAT} } }`, { i: input })).createEventCategory;
+
+describe('event categories', () => {
+  it('builds a hierarchy with paths; refuses a duplicate name under the same parent', async () => {
+    const music = await createCat({ name: 'Music', description: 'Concerts' });
+    const jazz = await createCat({ name: 'Jazz', parentId: music.databaseId });
+    expect(jazz).toMatchObject({ parentId: music.databaseId, path: ['music', 'jazz'], count: 0 });
+    const dup = await createCat({ name: 'jazz', parentId: music.databaseId });
+    expect(dup).toMatchObject({ __typename: 'ConflictError', code: 'TERM_EXISTS' });
+    expect((await createCat({ name: 'Jazz' })).slug).toBe('jazz-2');
+    expect(await createCat({ name: 'X', parentId: 999 })).toMatchObject({ __typename: 'ValidationError', field: 'parent' });
+  });
+
+  it('updates, refuses a taken slug, deletes moving children up', async () => {
+    const a = await createCat({ name: 'A' });
+    const b = await createCat({ name: 'B', parentId: a.databaseId });
+    await createCat({ name: 'C' });
+    const taken = await h.ok(`mutation($id: Int!) { updateEventCategory(id: $id, input: { slug: "c" }) { ${CAT} } }`, { id: b.databaseId });
+    expect(taken.updateEventCategory).toMatchObject({ __typename: 'ConflictError', code: 'DUPLICATE_TERM_SLUG' });
+    const del = await h.ok(`mutation($id: Int!) { deleteEventCategory(id: $id) { ... on DeletedTerm { databaseId name } } }`, { id: a.databaseId });
+    expect(del.deleteEventCategory).toMatchObject({ databaseId: a.databaseId, name: 'A' });
+    const moved = await h.ok(`query($id: Int) { eventCategory(id: $id) { ${CAT} } }`, { id: b.databaseId });
+    expect(moved.eventCategory.parentId).toBe(0);
+  });
+
+  it('lists hiding empty terms by default; counts only published events', async () => {
+    await createCat({ name: 'Empty' });
+    await h.ok(`mutation { createEvent(input: { title: "E", startDate: "2026-12-20", endDate: "2026-12-20", categories: ["Used"] }) { __typename } }`);
+    await h.ok(`mutation { createEvent(input: { title: "D", startDate: "2026-12-20", endDate: "2026-12-20", categories: ["Used"], status: DRAFT }) { __typename } }`);
+    const list = `query($f: TermFilter) { eventCategories(filter: $f) { ... on EventCategoryConnection { totalCount edges { node { name count } } } ... on ValidationError { field } } }`;
+    expect((await h.ok(list)).eventCategories.edges.map((e: any) => e.node)).toEqual([{ name: 'Used', count: 1 }]);
+    expect((await h.ok(list, { f: { hideEmpty: false } })).eventCategories.totalCount).toBe(2);
+    expect((await h.ok(list, { f: { hideEmpty: false, order: 'desc' } })).eventCategories.edges[0].node.name).toBe('Used');
+    expect((await h.ok(list, { f: { include: [424242] } })).eventCategories).toMatchObject({ field: 'include' });
+  });
+
+  it('lets authors manage categories but not contributors or anonymous callers', async () => {
+    expect((await h.gql(`mutation { createEventCategory(input: { name: "By author" }) { ${CAT} } }`, {}, { as: 'AUTHOR' })).data.createEventCategory.name).toBe('By author');
+    expect((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT} } }`, {}, { as: 'CONTRIBUTOR' })).data.createEventCategory.__typename).toBe('ForbiddenError');
+    expect((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT} } }`, {}, { as: null })).data.createEventCategory.__typename).toBe('UnauthenticatedError');
+  });
+});
+
+describe('event tags', () => {
+  it('creates, refuses parents and duplicates, shares the term ID space with categories', async () => {
+    const cat = await createCat({ name: 'Shared' });
+    const tag = (await h.ok(`mutation { createEventTag(input: { name: "outdoor" }) { ${TAG} } }`)).createEventTag;
+    expect(tag.databaseId).not.toBe(cat.databaseId);
+    expect((await h.ok(`mutation { createEventTag(input: { name: "Outdoor" }) { ${TAG} } }`)).createEventTag.code).toBe('TERM_EXISTS');
+    expect((await h.ok(`mutation { createEventTag(input: { name: "x", parentId: 1 }) { ${TAG} } }`)).createEventTag).toMatchObject({ field: 'parent' });
+    expect((await h.ok(`query($id: Int) { eventTag(id: $id) { ${TAG} } }`, { id: cat.databaseId })).eventTag.__typename).toBe('NotFoundError');
+  });
+
+  it('updates and deletes; a second delete is NotFound; authors may not manage tags', async () => {
+    const tag = (await h.ok(`mutation { createEventTag(input: { name: "loud", description: "Noisy" }) { ${TAG} } }`)).createEventTag;
+    const u = (await h.ok(`mutation($id: Int!) { updateEventTag(id: $id, input: { name: "Very loud", slug: "very-loud" }) { ${TAG} } }`, { id: tag.databaseId })).updateEventTag;
+    expect(u).toMatchObject({ name: 'Very loud', slug: 'very-loud' });
+    expect((await h.ok(`mutation($id: Int!) { updateEventTag(id: $id, input: { name: " " }) { ${TAG} } }`, { id: tag.databaseId })).updateEventTag).toMatchObject({ field: 'name' });
+    expect((await h.gql(`mutation { createEventTag(input: { name: "nope" }) { ${TAG} } }`, {}, { as: 'AUTHOR' })).data.createEventTag.__typename).toBe('ForbiddenError');
+    const del = `mutation($id: Int!) { deleteEventTag(id: $id) { ... on DeletedTerm { databaseId slug } ... on Error { __typename } } }`;
+    expect((await h.ok(del, { id: tag.databaseId })).deleteEventTag).toEqual({ databaseId: tag.databaseId, slug: 'very-loud' });
+    expect((await h.ok(del, { id: tag.databaseId })).deleteEventTag).toEqual({ __typename: 'NotFoundError' });
+  });
+});

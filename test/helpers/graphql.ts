@@ -1,0 +1,73 @@
+import { defaultSiteSettings, type SiteSettings } from '../../src/config.ts';
+import { createContext, type Viewer } from '../../src/context.ts';
+import { hashPassword } from '../../src/services/users.ts';
+import { createGraphQLServer } from '../../src/yoga.ts';
+import { schema } from '../../schema/index.ts';
+import { createTestDatabase } from './database.ts';
+
+export type Role = Viewer['role'];
+
+/**
+ * In-process GraphQL against a real, migrated database (PGlite, or PostgreSQL when
+ * TEST_DATABASE_URL is set): `gql(query, variables, { as })` runs an operation as a user.
+ */
+export async function createGraphQLHarness(opts: { settings?: Partial<SiteSettings>; now?: () => Date; onQuery?: (sql: string) => void } = {}) {
+  const db = await createTestDatabase({ onQuery: (sql) => opts.onQuery?.(sql) });
+  const yoga = createGraphQLServer(schema, { logger: { error: (o: { err?: unknown }, m: string) => console.error(m, o.err) } });
+  const settings = { ...defaultSiteSettings, ...opts.settings };
+  // Promises, not users: concurrent first calls for a role share one upsert (two would race on the login).
+  const users = new Map<Role, Promise<Viewer>>();
+
+  function userFor(role: Role): Promise<Viewer> {
+    let viewer = users.get(role);
+    if (!viewer) {
+      const login = role.toLowerCase();
+      viewer = (async () => {
+        const u = await db.prisma.user.upsert({
+          where: { login },
+          create: { login, role, displayName: login, passwordHash: await hashPassword('password-' + login) },
+          update: {},
+        });
+        return { id: u.id, login, role };
+      })();
+      viewer.catch(() => users.delete(role));
+      users.set(role, viewer);
+    }
+    return viewer;
+  }
+
+  async function gql<T = any>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: { as?: Role | Viewer | null; now?: Date } = {},
+  ): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+    const as = options.as === undefined ? 'ADMINISTRATOR' : options.as;
+    const viewer = as === null ? null : typeof as === 'string' ? await userFor(as) : as;
+    const cal = createContext({ prisma: db.prisma, settings, viewer, now: options.now ?? opts.now?.() });
+    const response = await yoga.fetch(
+      'http://test/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) },
+      { cal },
+    );
+    return (await response.json()) as never;
+  }
+
+  /** Like gql, but fails the test on any GraphQL error and returns `data`. */
+  async function ok<T = any>(query: string, variables: Record<string, unknown> = {}, options: { as?: Role | Viewer | null; now?: Date } = {}) {
+    const result = await gql<T>(query, variables, options);
+    if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+    return result.data as T;
+  }
+
+  return {
+    db,
+    gql,
+    ok,
+    userFor,
+    async reset() {
+      users.clear();
+      await db.reset();
+    },
+    close: () => db.close(),
+  };
+}

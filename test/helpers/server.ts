@@ -1,0 +1,150 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import pino from 'pino';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
+import { resetThrottle } from '../../src/services/throttle.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export type TestRole = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
+const ROLE: Record<Exclude<TestRole, 'admin'>, 'EDITOR' | 'AUTHOR' | 'CONTRIBUTOR' | 'SUBSCRIBER'> = {
+  editor: 'EDITOR',
+  author: 'AUTHOR',
+  contributor: 'CONTRIBUTOR',
+  subscriber: 'SUBSCRIBER',
+};
+
+export const ADMIN_LOGIN = 'admin';
+export const passwordOf = (login: string) => `password-${login}`;
+
+/** The instant the reference samples were recorded (2026-11-21 07:12:40 in New York). */
+export const SAMPLE_CLOCK = new Date('2026-11-21T12:12:40Z');
+
+export interface RequestOptions {
+  method?: string;
+  /** Basic credentials of that role; anonymous when absent. */
+  as?: TestRole;
+  headers?: Record<string, string>;
+  /** Objects and arrays are sent as JSON (Content-Type set unless given); strings, buffers and FormData as they are. */
+  body?: unknown;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: T;
+  text: string;
+}
+
+export interface TestServer {
+  base: string;
+  db: TestDatabase;
+  config: Config;
+  /** User IDs by role. */
+  users: Record<TestRole, number>;
+  /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
+  request<T = any>(path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** `request` under `/wp-json/cal/events/v1`. */
+  api<T = any>(path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** POST /graphql; fails on transport errors, returns `{data, errors}`. */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, as?: TestRole): Promise<{ data?: T; errors?: { message: string }[] }>;
+  authHeader(role: TestRole): string;
+  /** Empties the database and recreates the users (IDs restart). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Environment overrides for loadConfig (CAL_*). */
+  env?: Record<string, string>;
+  /** Fixed request clock; default SAMPLE_CLOCK. `null` = real time. */
+  now?: Date | null;
+}
+
+/**
+ * The real Koa app (`buildApp`) on an ephemeral port over a fresh test database (PGlite, or
+ * PostgreSQL with TEST_BACKEND=postgres), with an administrator bootstrapped by `ensureAdmin` and
+ * one user of every other role.
+ */
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
+  const { app } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined });
+  const users = {} as Record<TestRole, number>;
+
+  async function createUsers() {
+    await ensureAdmin(db.prisma, ADMIN_LOGIN, passwordOf(ADMIN_LOGIN));
+    users.admin = (await db.prisma.user.findUniqueOrThrow({ where: { login: ADMIN_LOGIN } })).id;
+    for (const [name, role] of Object.entries(ROLE) as [Exclude<TestRole, 'admin'>, (typeof ROLE)[keyof typeof ROLE]][]) {
+      const u = await db.prisma.user.create({ data: { login: name, displayName: name, role, passwordHash: await hashPassword(passwordOf(name)) } });
+      users[name] = u.id;
+    }
+  }
+  await createUsers();
+
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+
+  const authHeader = (role: TestRole) => {
+    const login = role === 'admin' ? ADMIN_LOGIN : role;
+    return 'Basic ' + Buffer.from(`${login}:${passwordOf(login)}`).toString('base64');
+  };
+
+  async function request<T>(path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.as) headers.Authorization = authHeader(o.as);
+    let body: BodyInit | undefined;
+    if (o.body !== undefined && o.body !== null) {
+      if (typeof o.body === 'string' || o.body instanceof Uint8Array || o.body instanceof FormData || o.body instanceof URLSearchParams) {
+        body = o.body as BodyInit;
+      } else {
+        body = JSON.stringify(o.body);
+        if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      }
+    }
+    const res = await fetch(base + path, { method: o.method ?? 'GET', headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  return {
+    base,
+    db,
+    config,
+    users,
+    request,
+    api: (path, o) => request(`/wp-json/cal/events/v1${path}`, o),
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}, as: TestRole = 'admin') {
+      const r = await request<{ data?: T; errors?: { message: string }[] }>('/graphql', { method: 'POST', as, body: { query, variables } });
+      if (r.status !== 200) throw new Error(`GraphQL answered ${r.status}: ${r.text}`);
+      return r.body;
+    },
+    authHeader,
+    async reset() {
+      await db.reset();
+      clearCredentialCache();
+      resetThrottle();
+      await createUsers();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}

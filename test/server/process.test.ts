@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const children: ChildProcess[] = [];
+
+function start(env: Record<string, string>) {
+  const child = spawn(tsx, ['src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]);
+      }
+    }, 50);
+    void exited.then(() => {
+      clearInterval(timer);
+      reject(new Error(`exited before listening: ${stderr}`));
+    });
+  });
+  listening.catch(() => {}); // awaited only by tests that expect the server to come up
+  return { child, listening, exited, output: () => ({ stdout, stderr }) };
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+// Backend-independent (it starts its own embedded database): runs in the PGlite project only.
+describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () => {
+  it('serves /healthz, /readyz and /graphql on the embedded database, and stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cal-proc-'));
+    try {
+      const s = start({ CAL_DATA_DIR: dataDir, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass' });
+      const base = await s.listening;
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ status: 'ok', database: 'pglite-dir' });
+      const gql = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('admin:secret-pass').toString('base64')}` },
+        body: JSON.stringify({ query: '{ me { login role } }' }),
+      });
+      expect(await gql.json()).toEqual({ data: { me: { login: 'admin', role: 'ADMINISTRATOR' } } });
+      // Logs are structured JSON lines.
+      const firstLine = s.output().stdout.split('\n').find((l) => l.startsWith('{'))!;
+      expect(JSON.parse(firstLine)).toHaveProperty('level');
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      expect(s.output().stdout).toContain('"msg":"stopped"');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://localhost/x' }, /^cal-events: DATABASE_URL: unsupported scheme "mysql:"/],
+    [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x' }, /^cal-events: cannot connect to PostgreSQL at 127\.0\.0\.1:1/],
+    [{ PORT: 'eighty' }, /^cal-events: invalid configuration: PORT: /],
+    [{ CAL_TIMEZONE: 'Mars/Olympus' }, /^cal-events: invalid configuration: CAL_TIMEZONE: /],
+  ])('ends startup with one line and a non-zero exit for %j', async (env, message) => {
+    const s = start({ DATABASE_URL: 'memory:', ...env });
+    expect(await s.exited).toBe(1);
+    const { stderr } = s.output();
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+  }, 30_000);
+});
