@@ -374,7 +374,7 @@ function looksLikeSvg(bytes: Buffer): boolean {
   return head.startsWith('<') && head.includes('<svg');
 }
 
-function inspectImage(
+export function inspectImage(
   body: Buffer,
   contentType: string | undefined,
   field: string,
@@ -383,7 +383,10 @@ function inspectImage(
   if (!sniffed) throw notAnImage(looksLikeSvg(body) ? 'image/svg+xml' : contentType, field);
   let size: ReturnType<typeof imageSize>;
   try {
-    size = imageSize(body);
+    // image-size reads through a DataView over `body.buffer` without bounding it to the view, so a
+    // small Buffer sharing Node's pool would let it read past the end into unrelated bytes (a
+    // truncated file then "passes"). Hand it a copy that owns exactly these bytes.
+    size = imageSize(new Uint8Array(body));
   } catch {
     throw new ValidationError('The image file is damaged or incomplete.', field, 'NOT_AN_IMAGE');
   }

@@ -8,6 +8,7 @@ import { ValidationError } from '../../src/domain/errors.ts';
 import {
   configureImageImport,
   importImageFromUrl,
+  inspectImage,
   isForbiddenAddress,
   sniffImageType,
 } from '../../src/services/image-import.ts';
@@ -404,5 +405,14 @@ describe('address classification and sniffing (no network)', () => {
     expect(sniffImageType(Buffer.from('RIFF\0\0\0\0WEBPVP8 '))).toBe('image/webp');
     expect(sniffImageType(Buffer.from(SVG))).toBeNull();
     expect(sniffImageType(Buffer.alloc(0))).toBeNull();
+  });
+
+  it('judges only the bytes it was given, even when they are a view into a larger buffer', () => {
+    // Small Buffers share Node's pool: a truncated download can sit right before a complete copy.
+    const pool = Buffer.concat([PNG, PNG]);
+    const truncated = pool.subarray(0, 20);
+    expect(() => inspectImage(truncated, 'image/png', 'image')).toThrow(/damaged or incomplete/);
+    const second = pool.subarray(PNG.length);
+    expect(inspectImage(second, 'image/png', 'image')).toEqual({ mimeType: 'image/png', width: 3, height: 2 });
   });
 });
