@@ -22,9 +22,22 @@ export function wpResponse(body: unknown, status = 200, headers?: Record<string,
  * (both only ever occur inside strings). `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
  */
 export function encodeJson(data: unknown, pretty = false): string {
-  const s = JSON.stringify(data === undefined ? null : data, bigintReplacer, pretty ? 4 : undefined) ?? 'null';
-  return s.replace(/[/\u007f-\uffff]/g, (c) => (c === '/' ? '\\/' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')));
+  const value = data === undefined ? null : data;
+  const indent = pretty ? 4 : undefined;
+  let s: string;
+  try {
+    // No replacer on the common path: a replacer function takes JSON.stringify off its fast path.
+    s = JSON.stringify(value, null, indent) ?? 'null';
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    s = JSON.stringify(value, bigintReplacer, indent) ?? 'null'; // BigInt values
+  }
+  s = s.replaceAll('/', '\\/');
+  return NON_ASCII_TEST.test(s) ? s.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : s;
 }
+
+const NON_ASCII = /[\u007f-\uffff]/g;
+const NON_ASCII_TEST = /[\u007f-\uffff]/;
 
 function bigintReplacer(_key: string, v: unknown): unknown {
   if (typeof v === 'bigint') return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();

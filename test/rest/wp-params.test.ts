@@ -82,6 +82,9 @@ describe('response helpers', () => {
   });
   it('WordPress-style JSON', () => {
     expect(encodeJson({ u: 'http://x/y', s: '€\u2028' })).toBe('{"u":"http:\\/\\/x\\/y","s":"\\u20ac\\u2028"}');
+    expect(encodeJson({ plain: 'abc', emoji: '😀' })).toBe('{"plain":"abc","emoji":"\\ud83d\\ude00"}');
+    expect(encodeJson({ n: 12n, big: 2n ** 64n }, true)).toBe('{\n    "n": 12,\n    "big": "18446744073709551616"\n}');
+    expect(encodeJson(undefined)).toBe('null');
   });
 });
 
