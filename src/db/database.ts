@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -135,7 +136,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     // A pool per connect() (the client's, each schema engine's), ended when its adapter is disposed.
     connect: async () => {
       const pool = reportCharAsText(new pg.Pool(config));
-      const adapter = await new PrismaPg(pool, { disposeExternalPool: true }).connect();
+      const adapter = await new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }).connect();
       // adapter-pg splits scripts on every ";" (breaking literals that contain one) and runs the
       // parts one by one; one simple-protocol query keeps a migration atomic, as `prisma migrate` does.
       return wrapAdapter(adapter, opts.onQuery, (script) => pool.query(script));
@@ -151,6 +152,27 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
       await prisma.$queryRaw`SELECT 1`;
     },
     close: () => prisma.$disconnect(),
+  };
+}
+
+/**
+ * Names for server-side prepared statements, so that PostgreSQL parses and plans each distinct SQL
+ * text once per connection instead of on every query (Prisma sends the same texts over and over:
+ * a list page's relation-join query takes longer to plan than to run). The name is derived from
+ * the text, so a name never stands for two texts. pg keeps prepared statements per connection
+ * until it closes and cannot evict them: past MAX_NAMED_STATEMENTS distinct texts (e.g. long and
+ * varied `IN` lists), further texts run unnamed as before, which bounds the memory on both sides.
+ */
+const MAX_NAMED_STATEMENTS = 1000;
+function statementNames(): (query: SqlQuery) => string {
+  const names = new Map<string, string>();
+  return (query) => {
+    let name = names.get(query.sql);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+      name = `cal_${createHash('sha256').update(query.sql).digest('base64url').slice(0, 24)}`;
+      names.set(query.sql, name);
+    }
+    return name as string; // undefined: unnamed (adapter-pg passes the value to pg as is)
   };
 }
 
