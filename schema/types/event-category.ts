@@ -1,4 +1,4 @@
-import { categoryPath, publishedCountLoader } from '../../src/services/terms.ts';
+import { categoryPath } from '../../src/services/terms.ts';
 import { builder } from '../builder.ts';
 import { defineTermOperations } from './term-operations.ts';
 
@@ -14,7 +14,7 @@ export const EventCategoryRef = builder.prismaNode('Category', {
     parentId: t.int({ description: '0 for top-level categories.', resolve: (c) => c.parentId ?? 0 }),
     parent: t.relation('parent', { nullable: true }),
     children: t.relation('children', { query: { orderBy: { name: 'asc' } } }),
-    count: t.int({ description: 'Number of published events.', resolve: (c, _a, ctx) => publishedCountLoader(ctx, 'CATEGORY').load(c.id) }),
+    count: t.exposeInt('publishedCount', { description: 'Number of published events (kept up to date by the database on every write).' }),
     path: t.stringList({
       description: 'Slugs from the top-level ancestor down to this category.',
       resolve: (c, _a, ctx) => categoryPath(ctx, c.id),

@@ -1,4 +1,3 @@
-import { publishedCountLoader } from '../../src/services/terms.ts';
 import { builder } from '../builder.ts';
 import { defineTermOperations } from './term-operations.ts';
 
@@ -11,7 +10,7 @@ export const EventTagRef = builder.prismaNode('Tag', {
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
     description: t.exposeString('description'),
-    count: t.int({ description: 'Number of published events.', resolve: (c, _a, ctx) => publishedCountLoader(ctx, 'TAG').load(c.id) }),
+    count: t.exposeInt('publishedCount', { description: 'Number of published events (kept up to date by the database on every write).' }),
   }),
 });
 

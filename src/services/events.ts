@@ -13,7 +13,7 @@ import { resolveImageRef } from './images.ts';
 import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
-import { writeWithUniqueSlug } from './slugs.ts';
+import { retryOnWriteConflict, writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
 
 /** A venue or organizer given on an event write: an existing ID, or the fields of one to create/reuse. */
@@ -134,11 +134,12 @@ async function relationData(ctx: Context, input: EventInput) {
   }
   if (input.categories) {
     const ids = await resolveOrCreateTermsForEvent(ctx, 'CATEGORY', input.categories);
-    data.categories = { deleteMany: {}, create: ids.map((categoryId) => ({ categoryId })) };
+    // Ascending IDs: the count triggers lock terms in link order, so all writers lock in one order.
+    data.categories = { deleteMany: {}, create: ascending(ids).map((categoryId) => ({ categoryId })) };
   }
   if (input.tags) {
     const ids = await resolveOrCreateTermsForEvent(ctx, 'TAG', input.tags);
-    data.tags = { deleteMany: {}, create: ids.map((tagId) => ({ tagId })) };
+    data.tags = { deleteMany: {}, create: ascending(ids).map((tagId) => ({ tagId })) };
   }
   if (input.image !== undefined && input.image !== null) data.imageId = await resolveImageRef(ctx, input.image);
   if (input.parentId !== undefined) {
@@ -214,7 +215,9 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
   return insertPost(ctx, 'EVENT', (id) => {
     const insert = (slug: string | null) =>
-      ctx.prisma.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }).then((e) => e.id);
+      retryOnWriteConflict(() =>
+        ctx.prisma.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
+      ).then((e) => e.id);
     return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
   });
 }
@@ -256,7 +259,9 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   const status = (data.status ?? current.status) as Status;
   const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
   const write = (slug?: string) =>
-    ctx.prisma.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } });
+    retryOnWriteConflict(() =>
+      ctx.prisma.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } }),
+    );
   if (wantsSlug && slugify(wantsSlug) !== current.slug) {
     await writeWithUniqueSlug(wantsSlug, slugsLike(ctx), write);
   } else {
@@ -270,7 +275,7 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   const row = await locatePost(ctx, 'EVENT', address);
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
-  await ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) });
+  await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
   return row.id;
 }
 
@@ -280,7 +285,9 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   if (row.status !== 'trash') throw new ValidationError('The event is not in the trash.', 'id', 'NOT_TRASHED');
   const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id }, select: { trashedFromStatus: true } });
   const restore = (slug: string | null) =>
-    ctx.prisma.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } });
+    retryOnWriteConflict(() =>
+      ctx.prisma.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } }),
+    );
   const base = row.slug?.replace(/__trashed$/, '');
   if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
   else await restore(null);
@@ -291,6 +298,8 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
-  await ctx.prisma.post.delete({ where: { id: row.id } });
+  await retryOnWriteConflict(() => ctx.prisma.post.delete({ where: { id: row.id } }));
   return row.id;
 }
+
+const ascending = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);

@@ -1,4 +1,3 @@
-import DataLoader from 'dataloader';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
@@ -101,7 +100,14 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
     }
     const bySlug = await findTerm(ctx, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) });
     const byName = bySlug ?? (await findTerm(ctx, taxonomy, { name: raw }));
-    const term = byName ?? (await insertTerm(ctx, taxonomy, { name: raw }));
+    const term =
+      byName ??
+      (await insertTerm(ctx, taxonomy, { name: raw }).catch(async (error: unknown) => {
+        // A concurrent write created the same term first: use it.
+        const winner = await findTerm(ctx, taxonomy, { name: raw });
+        if (winner) return winner;
+        throw error;
+      }));
     result.push(term.id);
   }
   return [...new Set(result)];
@@ -217,7 +223,14 @@ export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: numbe
   if (!term) {
     throw new NotFoundError(`No ${taxonomy === 'CATEGORY' ? 'category' : 'tag'} has the ID ${id}.`, 'NOT_FOUND', 'id');
   }
-  return { parentId: null, ...term } as { id: number; name: string; slug: string; description: string; parentId: number | null };
+  return { parentId: null, ...term } as {
+    id: number;
+    name: string;
+    slug: string;
+    description: string;
+    parentId: number | null;
+    publishedCount: number;
+  };
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
@@ -257,7 +270,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
 export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   const term = await getTermOrThrow(ctx, taxonomy, id);
   requireTermManager(ctx, taxonomy);
-  const count = await publishedCount(ctx, taxonomy, id);
+  const count = term.publishedCount;
   const path = taxonomy === 'CATEGORY' ? await categoryPath(ctx, id) : [term.slug];
   if (taxonomy === 'CATEGORY') {
     await ctx.prisma.$transaction([
@@ -269,12 +282,6 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   }
   invalidateTree(ctx);
   return { ...term, parentId: term.parentId ?? 0, count, taxonomy, path };
-}
-
-export function publishedCount(ctx: Context, taxonomy: Taxonomy, id: number) {
-  return taxonomy === 'CATEGORY'
-    ? ctx.prisma.eventCategory.count({ where: { categoryId: id, event: { status: 'publish' } } })
-    : ctx.prisma.eventTag.count({ where: { tagId: id, event: { status: 'publish' } } });
 }
 
 export interface TermFilter {
@@ -342,42 +349,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
         : orderField === 'description'
           ? [{ description: direction }, { id: 'asc' }]
           : orderField === 'count'
-            ? [{ events: { _count: direction } }, { id: 'asc' }]
+            ? [{ publishedCount: direction }, { id: 'asc' }]
             : [{ name: direction }, { id: 'asc' }];
   return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy };
-}
-
-const countLoaders = new WeakMap<Context, Map<Taxonomy, DataLoader<number, number>>>();
-
-/**
- * Published-event counts of terms, batched: every term shown in one request (a page of events
- * with their categories and tags, a term list) is counted in a single GROUP BY per taxonomy.
- */
-export function publishedCountLoader(ctx: Context, taxonomy: Taxonomy): DataLoader<number, number> {
-  let byTaxonomy = countLoaders.get(ctx);
-  if (!byTaxonomy) countLoaders.set(ctx, (byTaxonomy = new Map()));
-  let loader = byTaxonomy.get(taxonomy);
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const counts = new Map<number, number>();
-      if (taxonomy === 'CATEGORY') {
-        const rows = await ctx.prisma.eventCategory.groupBy({
-          by: ['categoryId'],
-          where: { categoryId: { in: [...ids] }, event: { status: 'publish' } },
-          _count: { _all: true },
-        });
-        for (const r of rows) counts.set(r.categoryId, r._count._all);
-      } else {
-        const rows = await ctx.prisma.eventTag.groupBy({
-          by: ['tagId'],
-          where: { tagId: { in: [...ids] }, event: { status: 'publish' } },
-          _count: { _all: true },
-        });
-        for (const r of rows) counts.set(r.tagId, r._count._all);
-      }
-      return ids.map((id) => counts.get(id) ?? 0);
-    });
-    byTaxonomy.set(taxonomy, loader);
-  }
-  return loader;
 }
