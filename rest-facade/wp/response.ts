@@ -32,12 +32,23 @@ export function encodeJson(data: unknown, pretty = false): string {
     if (!(error instanceof TypeError)) throw error;
     s = JSON.stringify(value, bigintReplacer, indent) ?? 'null'; // BigInt values
   }
-  s = s.replaceAll('/', '\\/');
-  return NON_ASCII_TEST.test(s) ? s.replace(NON_ASCII, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : s;
+  return escapeNonAscii(s.replaceAll('/', '\\/'));
 }
 
-const NON_ASCII = /[\u007f-\uffff]/g;
-const NON_ASCII_TEST = /[\u007f-\uffff]/;
+/** `\uXXXX` for every UTF-16 unit above U+007E (a loop: `replace` with a callback is slower on large bodies). */
+function escapeNonAscii(s: string): string {
+  const re = /[\u007f-\uffff]/g;
+  let match = re.exec(s);
+  if (!match) return s;
+  let out = '';
+  let last = 0;
+  while (match) {
+    out += s.slice(last, match.index) + '\\u' + s.charCodeAt(match.index).toString(16).padStart(4, '0');
+    last = match.index + 1;
+    match = re.exec(s);
+  }
+  return out + s.slice(last);
+}
 
 function bigintReplacer(_key: string, v: unknown): unknown {
   if (typeof v === 'bigint') return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
