@@ -4,7 +4,7 @@ import { timezoneAbbr } from '../../src/domain/timezone.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
 import { buildEventListQuery } from '../../src/services/event-list.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
-import { locateReadablePost } from '../../src/services/posts.ts';
+import { loadReadablePost } from '../../src/services/posts.ts';
 import { isLocked, readableWhere, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { readErrors, writeErrors } from '../errors.ts';
@@ -149,10 +149,7 @@ builder.queryFields((t) => ({
     description: 'One event by ID or slug. Unknown → NotFoundError; an ID of another kind → ValidationError (WRONG_KIND).',
     errors: { types: [...readErrors] },
     args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: async (query, _root, args, ctx) => {
-      const row = await locateReadablePost(ctx, 'EVENT', args);
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id: row.id } });
-    },
+    resolve: (query, _root, args, ctx) => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q)),
   }),
   events: t.connection(
     {

@@ -10,7 +10,7 @@ import {
   updateLinkedPost,
   type LinkedKind,
 } from '../../src/services/linked-posts.ts';
-import { locateReadablePost } from '../../src/services/posts.ts';
+import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
 import { readErrors, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
@@ -39,10 +39,8 @@ export function defineLinkedPostOperations(opts: {
       description: `One ${single} by ID or slug.`,
       errors: { types: [...readErrors] },
       args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query: object, _root: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) => {
-        const row = await locateReadablePost(ctx, kind, args);
-        return delegate(ctx).findUniqueOrThrow({ ...query, where: { id: row.id } });
-      },
+      resolve: (query: object, _root: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) =>
+        loadReadablePost(ctx, kind, args, query, (q) => delegate(ctx).findUnique(q)),
     } as never),
     [plural]: t.connection(
       {

@@ -59,6 +59,54 @@ export async function locateReadablePost(ctx: Context, kind: PostKind, address: 
   return row;
 }
 
+/** What the read check needs of a post, on top of whatever the caller selects. */
+const ACCESS_FIELDS = { id: true, status: true, authorId: true, trashedFromStatus: true } as const;
+
+/** A Prisma read shape as Pothos hands it to a resolver: `{}`, `{ select }` or `{ include }`. */
+export type PostQuery = { select?: object | null; include?: object | null };
+
+/**
+ * `query` widened by the fields the read check needs. Only a `select` lists scalars; without one
+ * (`{}` or `{ include }`) every scalar is loaded already.
+ */
+export function withAccessFields<Q extends PostQuery>(query: Q): Q {
+  return query.select ? { ...query, select: { ...query.select, ...ACCESS_FIELDS } } : query;
+}
+
+/** The unique condition an address names before any error is decided; null when it names nothing. */
+function lookupWhere(address: PostAddress): { id: number } | { slug: string } | null {
+  if (address.id !== undefined && address.id !== null) return { id: address.id };
+  if (address.slug === undefined || address.slug === null) return null;
+  const slug = normalizeSlugLookup(address.slug);
+  return slug ? { slug } : null;
+}
+
+/**
+ * A post the viewer may read, loaded with the caller's read shape (the Pothos `query` of a single
+ * read) in one statement: `find` runs `query` plus the access fields under the address's unique
+ * condition (ID first, else normalized slug, as `locatePost` looks up), and the row is judged like
+ * `locateReadablePost` judges it. Only when that finds nothing readable does the read go the long
+ * way, through `locateReadablePost`, so every error (not found, wrong kind, no longer available,
+ * not accessible) and its precedence stay exactly as they are.
+ */
+export async function loadReadablePost<Q extends PostQuery, T>(
+  ctx: Context,
+  kind: PostKind,
+  address: PostAddress,
+  query: Q,
+  find: (args: Q & { where: { id: number } | { slug: string } }) => Promise<T | null>,
+): Promise<T> {
+  const load = (where: { id: number } | { slug: string }) => find({ ...withAccessFields(query), where });
+  const where = lookupWhere(address);
+  const row = where ? await load(where) : null;
+  if (row && viewerCanRead(ctx, row as unknown as Pick<PostRow, 'status' | 'authorId'>)) return row;
+  // Missing or unreadable: raise the exact error, or (changed in between) load what is readable now.
+  const readable = await locateReadablePost(ctx, kind, address);
+  const reloaded = await load({ id: readable.id });
+  if (!reloaded) throw new NotFoundError(`No ${label[kind]} has the ID ${readable.id}.`, 'NOT_FOUND', 'id');
+  return reloaded;
+}
+
 /** What moving a post to the trash writes (contract §7.9): status, the status to restore, `__trashed` slug. */
 export function trashedData(row: PostRow, now: { utc: Date; local: Date }) {
   return {

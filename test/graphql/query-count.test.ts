@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphQLHarness } from '../helpers/graphql.ts';
+import { defaultSiteSettings } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { loadReadablePost, withAccessFields } from '../../src/services/posts.ts';
+import { createGraphQLHarness, type Role } from '../helpers/graphql.ts';
 
 const NOW = new Date('2026-11-21T11:55:56Z');
 const statements: string[] = [];
@@ -58,5 +62,170 @@ describe('Query.events batching (no N+1)', () => {
     expect(r.events.edges[0].node.organizers).toHaveLength(2);
     expect(r.events.edges[0].node.categories[0].count).toBeGreaterThan(0);
     expect(statements.length).toBeLessThanOrEqual(6);
+  });
+});
+
+/**
+ * A REST operation as the facade runs it: the named operation of rest-facade/operations/*.graphql
+ * with the fragments it uses (an unused one would fail validation over HTTP). Plain text work: the
+ * `graphql` import may be another build than Yoga's under vitest.
+ */
+function restOperation(name: string): string {
+  const dir = new URL('../../rest-facade/operations/', import.meta.url);
+  const source = readdirSync(dir)
+    .filter((f) => f.endsWith('.graphql'))
+    .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+    .join('\n');
+  const definitions = new Map<string, string>();
+  for (const m of source.matchAll(/^(?:query|mutation|fragment) (\w+)[^{]*\{/gm)) {
+    let depth = 0;
+    let end = m.index;
+    do {
+      const c = source[end++];
+      if (c === '{') depth++;
+      else if (c === '}') depth--;
+    } while (depth > 0 || source[end - 1] !== '}');
+    definitions.set(m[1]!, source.slice(m.index, end));
+  }
+  const used = new Set([name]);
+  for (const n of used) {
+    const text = definitions.get(n);
+    if (!text) throw new Error(`no REST operation or fragment ${n}`);
+    for (const [, spread] of text.matchAll(/\.\.\.(?!\s*on\b)\s*(\w+)/g)) used.add(spread!);
+  }
+  return [...used].map((n) => definitions.get(n)).join('\n');
+}
+
+describe('single reads (Query.event, venue, organizer)', () => {
+  const EVENT_BY_ID = restOperation('EventById');
+  const VENUE_BY_ID = restOperation('VenueById');
+  const ORGANIZER_BY_ID = restOperation('OrganizerById');
+  let event: { databaseId: number; slug: string; venues: { databaseId: number; slug: string }[]; organizers: { databaseId: number; slug: string }[] };
+  let draft: { databaseId: number; slug: string };
+  let trashed: { databaseId: number; slug: string };
+
+  beforeAll(async () => {
+    const create = async (input: Record<string, unknown>, as: Role = 'ADMINISTRATOR') =>
+      (await h.ok(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId slug venues { databaseId slug } organizers { databaseId slug } } } }`, { input }, { as, now: NOW })).createEvent;
+    event = await create({
+      title: 'Single Read',
+      startDate: '2026-12-10 19:00',
+      endDate: '2026-12-10 22:00',
+      venues: [{ create: { name: 'Single Hall' } }],
+      organizers: [{ create: { name: 'Single Org' } }, { create: { name: 'Second Org' } }],
+      categories: ['cat-0', 'cat-1'],
+      tags: ['tag-0', 'tag-1'],
+    });
+    draft = await create({ title: 'Single Draft', slug: 'single-draft', startDate: '2026-12-11 19:00', endDate: '2026-12-11 20:00', status: 'DRAFT' }, 'CONTRIBUTOR');
+    const toTrash = await create({ title: 'Single Trashed', startDate: '2026-12-12 19:00', endDate: '2026-12-12 20:00' });
+    trashed = (await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { databaseId slug } } }`, { id: toTrash.databaseId }, { now: NOW })).deleteEvent;
+  });
+
+  async function counted(query: string, variables: Record<string, unknown>, as: Role | null = null) {
+    if (as) await h.userFor(as); // a role's first use creates its user: not part of the read
+    statements.length = 0;
+    counting = true;
+    try {
+      const r = await h.gql(query, variables, { as, now: NOW });
+      if (r.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(r.errors)}`);
+      return { data: r.data, count: statements.length };
+    } finally {
+      counting = false;
+    }
+  }
+
+  // Single reads load the record with its access fields in the one statement that fetches the
+  // selection: 1 statement where a separate access lookup made it 2.
+  it.each([null, 'ADMINISTRATOR'] as const)('reads an event with all relations by ID or slug in 1 SQL statement (as %s)', async (as) => {
+    const byId = await counted(EVENT_BY_ID, { id: event.databaseId }, as);
+    const bySlug = await counted(EVENT_BY_ID, { slug: event.slug.toUpperCase() }, as);
+    for (const r of [byId, bySlug]) {
+      expect(r.data.event).toMatchObject({ databaseId: event.databaseId, slug: 'single-read', title: 'Single Read', status: 'PUBLISH' });
+      expect(r.data.event.venues.map((v: { name: string }) => v.name)).toEqual(['Single Hall']);
+      expect(r.data.event.organizers.map((o: { name: string }) => o.name)).toEqual(['Single Org', 'Second Org']);
+      expect(r.data.event.categories.map((c: { slug: string }) => c.slug)).toEqual(['cat-0', 'cat-1']);
+      expect(r.data.event.tags.map((c: { slug: string }) => c.slug)).toEqual(['tag-0', 'tag-1']);
+    }
+    expect(byId.count).toBe(1);
+    expect(bySlug.count).toBe(1);
+  });
+
+  it('reads a venue and an organizer by ID or slug in 1 SQL statement', async () => {
+    const venue = event.venues[0]!;
+    const organizer = event.organizers[0]!;
+    for (const variables of [{ id: venue.databaseId }, { slug: venue.slug }]) {
+      const r = await counted(VENUE_BY_ID, variables);
+      expect(r.data.venue).toMatchObject({ databaseId: venue.databaseId, name: 'Single Hall' });
+      expect(r.count).toBe(1);
+    }
+    for (const variables of [{ id: organizer.databaseId }, { slug: organizer.slug }]) {
+      const r = await counted(ORGANIZER_BY_ID, variables);
+      expect(r.data.organizer).toMatchObject({ databaseId: organizer.databaseId, name: 'Single Org' });
+      expect(r.count).toBe(1);
+    }
+  });
+
+  it('answers missing, wrong-kind and unreadable events as before', async () => {
+    const read = async (variables: Record<string, unknown>, as: Role | null = null) => (await counted(EVENT_BY_ID, variables, as)).data.event;
+    expect(await read({ id: 999_999 })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the ID 999999.', notFoundField: 'id' });
+    expect(await read({ slug: 'no-such-event' })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "no-such-event".', notFoundField: 'slug' });
+    expect(await read({ slug: '%%%' })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "%%%".', notFoundField: 'slug' });
+    expect(await read({})).toEqual({ __typename: 'ValidationError', code: 'REQUIRED', message: 'Give an ID or a slug.', field: 'id' });
+    expect(await read({ id: event.venues[0]!.databaseId })).toEqual({
+      __typename: 'ValidationError',
+      code: 'WRONG_KIND',
+      message: `The ID ${event.venues[0]!.databaseId} is not a valid event.`,
+      field: 'id',
+    });
+    const notAccessible = { __typename: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested event is not accessible' };
+    expect(await read({ id: draft.databaseId })).toEqual(notAccessible);
+    expect(await read({ slug: draft.slug })).toEqual(notAccessible);
+    expect(await read({ id: draft.databaseId }, 'SUBSCRIBER')).toEqual(notAccessible);
+    expect(await read({ id: draft.databaseId }, 'AUTHOR')).toEqual(notAccessible);
+    const gone = { __typename: 'ForbiddenError', code: 'NO_LONGER_AVAILABLE', message: 'This event is no longer available' };
+    expect(await read({ id: trashed.databaseId })).toEqual(gone);
+    expect(await read({ slug: trashed.slug })).toEqual(gone);
+    // Those who may read them still do, in one statement like any readable event.
+    for (const [record, status, field, as] of [
+      [draft, 'DRAFT', 'id', 'CONTRIBUTOR'],
+      [draft, 'DRAFT', 'slug', 'ADMINISTRATOR'],
+      [trashed, 'TRASH', 'id', 'EDITOR'],
+      [trashed, 'TRASH', 'slug', 'ADMINISTRATOR'],
+    ] as const) {
+      const r = await counted(EVENT_BY_ID, { [field]: field === 'id' ? record.databaseId : record.slug }, as);
+      expect(r.data.event).toMatchObject({ databaseId: record.databaseId, status });
+      expect(r.count).toBe(1);
+    }
+  });
+
+  it('answers missing, wrong-kind and unreadable venues as before', async () => {
+    const draftVenue = (await h.ok(`mutation { createVenue(input: { name: "Single Draft Hall", status: DRAFT }) { ... on Venue { databaseId } } }`, {}, { now: NOW }))
+      .createVenue.databaseId;
+    const read = async (variables: Record<string, unknown>, as: Role | null = null) => (await counted(VENUE_BY_ID, variables, as)).data.venue;
+    expect(await read({ id: 999_999 })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No venue has the ID 999999.', notFoundField: 'id' });
+    expect(await read({ id: draft.databaseId })).toEqual({ __typename: 'ValidationError', code: 'WRONG_KIND', message: `The ID ${draft.databaseId} is not a valid venue.`, field: 'id' });
+    expect(await read({ id: draftVenue })).toEqual({ __typename: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested venue is not accessible' });
+    const r = await counted(VENUE_BY_ID, { id: draftVenue }, 'ADMINISTRATOR');
+    expect(r.data.venue).toMatchObject({ databaseId: draftVenue, status: 'DRAFT' });
+    expect(r.count).toBe(1);
+  });
+
+  it('adds the access fields to a select-form query (include-form and empty ones load every scalar)', async () => {
+    const include = { include: { image: true } };
+    expect(withAccessFields(include)).toBe(include);
+    expect(withAccessFields({})).toEqual({});
+    expect(withAccessFields({ select: { title: true } })).toEqual({
+      select: { title: true, id: true, status: true, authorId: true, trashedFromStatus: true },
+    });
+    const ctx = (viewer: Awaited<ReturnType<typeof h.userFor>> | null) => createContext({ prisma: h.db.prisma, settings: defaultSiteSettings, viewer, now: NOW });
+    const load = (c: ReturnType<typeof ctx>, address: { id?: number; slug?: string }) =>
+      loadReadablePost(c, 'EVENT', address, { select: { title: true } }, (q) => c.prisma.event.findUnique(q));
+    statements.length = 0;
+    counting = true;
+    const own = await load(ctx(await h.userFor('CONTRIBUTOR')), { slug: 'Single-Draft' }).finally(() => (counting = false));
+    expect(own).toMatchObject({ title: 'Single Draft', status: 'draft' });
+    expect(statements).toHaveLength(1);
+    await expect(load(ctx(null), { id: draft.databaseId })).rejects.toMatchObject({ code: 'NOT_ACCESSIBLE', message: 'The requested event is not accessible' });
+    await expect(load(ctx(null), { slug: trashed.slug })).rejects.toMatchObject({ code: 'NO_LONGER_AVAILABLE' });
   });
 });
