@@ -13,7 +13,8 @@ import { resolveImageRef } from './images.ts';
 import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
-import { retryOnWriteConflict, writeWithUniqueSlug } from './slugs.ts';
+import { retryOnWriteConflict } from './retry.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
 
 /** A venue or organizer given on an event write: an existing ID, or the fields of one to create/reuse. */
