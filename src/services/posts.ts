@@ -26,22 +26,28 @@ function findBy(ctx: Context, kind: PostKind, where: { id: number } | { slug: st
   return ctx.prisma.organizer.findUnique({ where, select }) as Promise<PostRow | null>;
 }
 
+/** The unique condition an address names (ID first, else the normalized slug); null when it names nothing. */
+function lookupWhere(address: PostAddress): { id: number } | { slug: string } | null {
+  if (address.id !== undefined && address.id !== null) return { id: address.id };
+  if (address.slug === undefined || address.slug === null) return null;
+  const slug = normalizeSlugLookup(address.slug);
+  return slug ? { slug } : null;
+}
+
 /**
  * Finds a post of one kind by ID or slug, distinguishing "no such record" (NotFoundError) from
  * "that ID is another kind of post" (ValidationError WRONG_KIND): IDs are shared across kinds.
  */
 export async function locatePost(ctx: Context, kind: PostKind, address: PostAddress): Promise<PostRow> {
+  const where = lookupWhere(address);
+  const row = where ? await findBy(ctx, kind, where) : null;
+  if (row) return row;
   if (address.id !== undefined && address.id !== null) {
-    const row = await findBy(ctx, kind, { id: address.id });
-    if (row) return row;
     const other = await ctx.prisma.post.findUnique({ where: { id: address.id }, select: { type: true } });
     if (other) throw new ValidationError(`The ID ${address.id} is not a valid ${label[kind]}.`, 'id', 'WRONG_KIND');
     throw new NotFoundError(`No ${label[kind]} has the ID ${address.id}.`, 'NOT_FOUND', 'id');
   }
   if (address.slug !== undefined && address.slug !== null) {
-    const slug = normalizeSlugLookup(address.slug);
-    const row = slug ? await findBy(ctx, kind, { slug }) : null;
-    if (row) return row;
     throw new NotFoundError(`No ${label[kind]} has the slug "${address.slug}".`, 'NOT_FOUND', 'slug');
   }
   throw new ValidationError('Give an ID or a slug.', 'id', 'REQUIRED');
@@ -73,18 +79,10 @@ export function withAccessFields<Q extends PostQuery>(query: Q): Q {
   return query.select ? { ...query, select: { ...query.select, ...ACCESS_FIELDS } } : query;
 }
 
-/** The unique condition an address names before any error is decided; null when it names nothing. */
-function lookupWhere(address: PostAddress): { id: number } | { slug: string } | null {
-  if (address.id !== undefined && address.id !== null) return { id: address.id };
-  if (address.slug === undefined || address.slug === null) return null;
-  const slug = normalizeSlugLookup(address.slug);
-  return slug ? { slug } : null;
-}
-
 /**
  * A post the viewer may read, loaded with the caller's read shape (the Pothos `query` of a single
  * read) in one statement: `find` runs `query` plus the access fields under the address's unique
- * condition (ID first, else normalized slug, as `locatePost` looks up), and the row is judged like
+ * condition (`lookupWhere`, as `locatePost` looks up), and the row is judged like
  * `locateReadablePost` judges it. Only when that finds nothing readable does the read go the long
  * way, through `locateReadablePost`, so every error (not found, wrong kind, no longer available,
  * not accessible) and its precedence stay exactly as they are.
