@@ -1,6 +1,6 @@
 // `prisma generate` works offline, but the CLI first checks that its schema-engine binary exists
 // (it cannot download it here). Generation never runs that binary, so any existing file satisfies
-// the check. See ../shared/reference/prisma-offline.md.
+// the check.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';

@@ -1,28 +1,52 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Middleware } from 'koa';
-import type { Config } from '../src/config.ts';
-import type { Executor, PreparedOperation } from '../src/yoga.ts';
-import type { AppState } from '../src/app.ts';
-import { bindRoutes, RESOURCE_ROUTES } from './routes/args/index.ts';
-import { writePermission, type RouteDeps } from './routes/common.ts';
-import { createEvent, deleteEvent, getEvent, listEvents, updateEvent } from './routes/events.ts';
-import { linkedPostHandlers } from './routes/linked-posts.ts';
-import { termHandlers } from './routes/terms.ts';
+import type { Config } from '../src/server/config.ts';
+import type { Executor, PreparedOperation } from '../src/server/yoga.ts';
+import type { AppState } from '../src/context.ts';
+import { categoryHandlers, categoryRoutes } from './resources/categories/routes.ts';
+import { writePermission, type RouteDeps } from './resources/common.ts';
+import { eventHandlers, eventRoutes } from './resources/events/routes.ts';
+import { organizerHandlers, organizerRoutes } from './resources/organizers/routes.ts';
+import { bindRoutes, endpointKey, type EndpointImpl, type ResourceHandlers, type RouteSkeleton } from './resources/route-shapes.ts';
+import { tagHandlers, tagRoutes } from './resources/tags/routes.ts';
+import { venueHandlers, venueRoutes } from './resources/venues/routes.ts';
 import { createWpRestMiddleware } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
-import type { Caller } from './wp/types.ts';
+import type { Caller, RouteDef } from './wp/types.ts';
 
-const operationsDir = new URL('./operations/', import.meta.url);
+/** Every resource, in the order the namespace index lists its routes (the root and `/doc` come first, from wp/). */
+const RESOURCES: ReadonlyArray<{ routes: readonly RouteSkeleton[]; handlers: ResourceHandlers }> = [
+  { routes: eventRoutes, handlers: eventHandlers },
+  { routes: venueRoutes, handlers: venueHandlers },
+  { routes: organizerRoutes, handlers: organizerHandlers },
+  { routes: categoryRoutes, handlers: categoryHandlers },
+  { routes: tagRoutes, handlers: tagHandlers },
+];
 
-/** Every named operation of operations/*.graphql, parsed and validated once at startup. */
-function loadOperations(executor: Executor): Map<string, PreparedOperation> {
-  const files = readdirSync(operationsDir).filter((f) => f.endsWith('.graphql'));
-  const source = files.map((f) => readFileSync(new URL(f, operationsDir), 'utf8')).join('\n');
-  return new Map(executor.prepare(source).map((op) => [op.name, op]));
+export const RESOURCE_ROUTES: readonly RouteSkeleton[] = RESOURCES.flatMap((r) => r.routes);
+
+/** The resource routes with their handlers, in the index's order; every write (any method but GET) checks `writePermission`. */
+function bindResourceRoutes(deps: RouteDeps): RouteDef[] {
+  const impls: Record<string, EndpointImpl> = {};
+  for (const { routes, handlers } of RESOURCES) {
+    for (const route of routes) {
+      for (const e of route.endpoints) {
+        const handler = handlers[e.handler](deps);
+        impls[endpointKey(e.methods, route.pattern)] = e.methods[0] === 'GET' ? { handler } : { handler, permission: writePermission };
+      }
+    }
+  }
+  return bindRoutes(RESOURCE_ROUTES, impls);
 }
 
-const ID = '(?P<id>\\d+)';
-const SLUG = '(?P<slug>[^/]+)';
+const resourcesDir = new URL('./resources/', import.meta.url);
+
+/** Every named operation of the `.graphql` files under resources/, parsed and validated once at startup. */
+function loadOperations(executor: Executor): Map<string, PreparedOperation> {
+  const files = readdirSync(resourcesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.graphql')).sort();
+  const source = files.map((f) => readFileSync(new URL(f, resourcesDir), 'utf8')).join('\n');
+  return new Map(executor.prepare(source).map((op) => [op.name, op]));
+}
 
 /**
  * The `cal/events/v1` REST facade: WordPress-compatible routes, each translated into one GraphQL
@@ -50,28 +74,8 @@ export function createRestMiddleware({
     logger,
     currencyCode: config.site.currencyCode,
   };
-  const venue = linkedPostHandlers('venue');
-  const organizer = linkedPostHandlers('organizer');
-  const category = termHandlers('category');
-  const tag = termHandlers('tag');
-  const write = { permission: writePermission };
-  const routes = bindRoutes(RESOURCE_ROUTES, {
-    'GET /events': { handler: listEvents(deps) },
-    'POST /events': { handler: createEvent(deps), ...write },
-    [`GET /events/${ID}`]: { handler: getEvent(deps) },
-    [`DELETE /events/${ID}`]: { handler: deleteEvent(deps), ...write },
-    [`POST /events/${ID}`]: { handler: updateEvent(deps), ...write },
-    [`GET /events/by-slug/${SLUG}`]: { handler: getEvent(deps) },
-    [`DELETE /events/by-slug/${SLUG}`]: { handler: deleteEvent(deps), ...write },
-    [`POST /events/by-slug/${SLUG}`]: { handler: updateEvent(deps), ...write },
-    ...linkedRoutes('venues', venue, deps),
-    ...linkedRoutes('organizers', organizer, deps),
-    ...termRoutes('categories', category, deps),
-    ...termRoutes('tags', tag, deps),
-  });
-
   return createWpRestMiddleware({
-    routes,
+    routes: bindResourceRoutes(deps),
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy,
     logger,
@@ -89,29 +93,4 @@ export function createRestMiddleware({
       return viewer ? ({ anonymous: false, id: viewer.id, login: viewer.login, roles: [viewer.role] } satisfies Caller) : null;
     },
   }) as Middleware<AppState>;
-}
-
-function linkedRoutes(base: string, h: ReturnType<typeof linkedPostHandlers>, deps: RouteDeps) {
-  const write = { permission: writePermission };
-  return {
-    [`GET /${base}`]: { handler: h.list(deps) },
-    [`POST /${base}`]: { handler: h.create(deps), ...write },
-    [`GET /${base}/${ID}`]: { handler: h.get(deps) },
-    [`DELETE /${base}/${ID}`]: { handler: h.remove(deps), ...write },
-    [`POST /${base}/${ID}`]: { handler: h.update(deps), ...write },
-    [`GET /${base}/by-slug/${SLUG}`]: { handler: h.get(deps) },
-    [`DELETE /${base}/by-slug/${SLUG}`]: { handler: h.remove(deps), ...write },
-    [`POST /${base}/by-slug/${SLUG}`]: { handler: h.update(deps), ...write },
-  };
-}
-
-function termRoutes(base: string, h: ReturnType<typeof termHandlers>, deps: RouteDeps) {
-  const write = { permission: writePermission };
-  return {
-    [`GET /${base}`]: { handler: h.list(deps) },
-    [`POST /${base}`]: { handler: h.create(deps), ...write },
-    [`GET /${base}/${ID}`]: { handler: h.get(deps) },
-    [`POST /${base}/${ID}`]: { handler: h.update(deps), ...write },
-    [`DELETE /${base}/${ID}`]: { handler: h.remove(deps), ...write },
-  };
 }

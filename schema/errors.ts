@@ -17,39 +17,39 @@ export const ErrorInterface = builder.interfaceRef<DomainError>('Error').impleme
   }),
 });
 
-export const NotFoundErrorRef = builder.objectType(NotFoundError, {
+builder.objectType(NotFoundError, {
   name: 'NotFoundError',
   description: 'The addressed record does not exist.',
   interfaces: [ErrorInterface],
   fields: (t) => ({ field: t.exposeString('field', { nullable: true }) }),
 });
 
-export const ValidationErrorRef = builder.objectType(ValidationError, {
+builder.objectType(ValidationError, {
   name: 'ValidationError',
   description: 'An input was refused; `field` names it.',
   interfaces: [ErrorInterface],
   fields: (t) => ({ field: t.string({ resolve: (e) => e.field ?? '' }) }),
 });
 
-export const UnauthenticatedErrorRef = builder.objectType(UnauthenticatedError, {
+builder.objectType(UnauthenticatedError, {
   name: 'UnauthenticatedError',
   description: 'The action needs a signed-in user.',
   interfaces: [ErrorInterface],
 });
 
-export const ForbiddenErrorRef = builder.objectType(ForbiddenError, {
+builder.objectType(ForbiddenError, {
   name: 'ForbiddenError',
   description: 'The signed-in user (or anonymous caller) may not do this.',
   interfaces: [ErrorInterface],
 });
 
-export const GoneErrorRef = builder.objectType(GoneError, {
+builder.objectType(GoneError, {
   name: 'GoneError',
   description: 'The record is in the trash.',
   interfaces: [ErrorInterface],
 });
 
-export const ConflictErrorRef = builder.objectType(ConflictError, {
+builder.objectType(ConflictError, {
   name: 'ConflictError',
   description: 'The write clashes with an existing record (e.g. a term of the same name).',
   interfaces: [ErrorInterface],

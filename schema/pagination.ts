@@ -1,6 +1,7 @@
 import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
 import type { Context } from '../src/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
+import { MAX_INT } from '../src/domain/ids.ts';
 
 export interface PageArgs {
   page?: number | null;
@@ -11,15 +12,13 @@ export interface PageArgs {
   before?: string | null;
 }
 
-const MAX_PAGE = 2 ** 31 - 1;
-
 /**
  * One window over a list, from either page/perPage (what REST speaks; perPage capped at the site's
  * maximum, contract §10.4) or Relay's first/after/last/before.
  */
 export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limit: number; page: number; perPage: number } {
   const max = ctx.settings.maxPerPage;
-  if (args.page !== undefined && args.page !== null && (args.page < 1 || args.page > MAX_PAGE)) {
+  if (args.page !== undefined && args.page !== null && (args.page < 1 || args.page > MAX_INT)) {
     throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
   }
   if (args.perPage !== undefined && args.perPage !== null && args.perPage < 1) {

@@ -1,5 +1,16 @@
 import type { PrismaClient, UserRole } from '../prisma/generated/client/client.ts';
-import type { SiteSettings } from './config.ts';
+
+/** Site settings the calendar logic depends on (contract §0.3). */
+export interface SiteSettings {
+  timezone: string;
+  postsPerPage: number;
+  maxPerPage: number;
+  currencySymbol: string;
+  currencyPosition: 'prefix' | 'postfix';
+  currencyCode: string;
+  multiDayCutoff: string;
+  timezoneMode: 'event' | 'site';
+}
 
 /** The signed-in caller; null for anonymous requests. */
 export interface Viewer {
@@ -18,6 +29,19 @@ export interface Context {
   password?: string;
   /** `context=edit`: editors see protected content without the password (contract §3.2). */
   editContext?: boolean;
+}
+
+/** Authentication failures the edge answers itself (401, or 429 with `Retry-After`). */
+export type AuthFailure =
+  | { error: 'invalid_credentials' | 'malformed_authorization' }
+  /** Too many failed sign-ins: answer 429 with `Retry-After: retryAfter`. */
+  | { error: 'throttled'; retryAfter: number };
+
+/** What the Koa app keeps per request: the REST facade reads the GraphQL context from it. */
+export interface AppState {
+  requestId: string;
+  cal: Context;
+  authError?: AuthFailure;
 }
 
 export function createContext(input: {

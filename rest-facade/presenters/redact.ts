@@ -52,9 +52,6 @@ export function redact<T extends JsonObject>(record: T): T {
  */
 export const defaultLock: LockCheck = (r) => (typeof r.locked === 'boolean' ? r.locked : r.hasPassword);
 
-/** Every record with a password is locked, whatever the request sent. */
-export const lockAllProtected: LockCheck = (r) => r.hasPassword;
-
 /** Nothing is locked (e.g. `context=edit` by a caller who may edit). */
 export const lockNone: LockCheck = () => false;
 

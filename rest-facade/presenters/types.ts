@@ -1,6 +1,6 @@
 /**
  * Input types of the presenters: hand-written mirrors of the GraphQL fragments in
- * `rest-facade/operations/fragments.graphql` (RestEvent, RestVenue, RestOrganizer, RestCategory,
+ * `rest-facade/resources/fragments.graphql` (RestEvent, RestVenue, RestOrganizer, RestCategory,
  * RestTag, RestImage), plus the URL/settings context the presenters need.
  */
 

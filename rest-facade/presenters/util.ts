@@ -131,12 +131,6 @@ export function escJs(text: string | null | undefined): string {
   return addslashes(s).replace(/\n/g, '\\n');
 }
 
-/** `esc_html()` (no double encoding). */
-export function escHtml(text: string | null | undefined): string {
-  if (text === null || text === undefined) return '';
-  return specialcharsCompat(String(text)).replace(/'/g, '&#039;');
-}
-
 /** Replace lone surrogates so that `encodeURIComponent` cannot throw. */
 function wellFormed(s: string): string {
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');

@@ -12,16 +12,8 @@ import {
   msg,
   wpError,
 } from './errors.ts';
-import {
-  InvalidValue,
-  coerceBoolean,
-  coerceInteger,
-  coerceNumber,
-  coerceString,
-  isPlainScalar,
-  isTainted,
-  parseList,
-} from './params.ts';
+import { coerceBoolean, coerceInteger, coerceNumber, coerceString, isPlainScalar, isTainted, parseList } from './coerce.ts';
+import { InvalidValue } from './query-string.ts';
 import type {
   ArgEnv,
   ArgMap,
@@ -96,7 +88,7 @@ export function matchRoute(routes: readonly CompiledRoute[], path: string, metho
 /**
  * Extend/override an argument table keeping its order: existing names keep their position
  * (their spec is merged), new names are appended. `null` removes an arg.
- *   withArgs(eventsListArgs, { categories: { validate: isCategoryList } })
+ *   withArgs(eventFields, { title: { required: true } })
  */
 export function withArgs(base: ArgMap, overrides: Record<string, Partial<ArgSpec> | null>): ArgMap {
   const out: ArgMap = {};
@@ -318,4 +310,3 @@ export async function processArgs(
   return null;
 }
 
-export { InvalidValue };

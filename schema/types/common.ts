@@ -12,10 +12,6 @@ export const PostStatusEnum = builder.enumType('PostStatus', {
   } as const,
 });
 
-export const OrderDirectionEnum = builder.enumType('OrderDirection', {
-  values: { ASC: { value: 'asc' }, DESC: { value: 'desc' } } as const,
-});
-
 export const ImageRef = builder.prismaNode('Attachment', {
   name: 'Image',
   description: 'An image attachment. Attachments share the ID space of events, venues and organizers.',

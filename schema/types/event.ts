@@ -5,7 +5,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text
 import { buildEventListQuery } from '../../src/services/event-list.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
-import { isLocked, readableWhere, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { isLocked, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { readErrors, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
@@ -116,14 +116,14 @@ export const EventRef = builder.prismaNode('Event', {
 });
 
 // Declared apart from the object so its type can refer to the Event type itself. Loaded with the
-// caller's visibility: a draft parent is null for those who may not read it.
+// page's query (no statement per row); a parent the caller may not read (a draft) is null.
 builder.prismaObjectField(EventRef, 'parent', (t) =>
   t.field({
     type: EventRef,
     nullable: true,
     description: 'Parent event (recurrence series), when the caller may read it.',
-    select: { parentId: true },
-    resolve: (e, _args, ctx) => (e.parentId ? ctx.prisma.event.findFirst({ where: { id: e.parentId, ...readableWhere(ctx) } }) : null),
+    select: (_args, _ctx, nested) => ({ parent: nested(true) }),
+    resolve: (e, _args, ctx) => (e.parent && viewerCanRead(ctx, e.parent) ? e.parent : null),
   }),
 );
 

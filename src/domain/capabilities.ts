@@ -60,19 +60,6 @@ export function canEdit(a: Actor | null, record: PostRecord): boolean {
   return true;
 }
 
-export const canTrash = canEdit;
-
-/**
- * Statuses a list may show the actor. Non-public statuses are further limited to the actor's own
- * records for authors and contributors (see `ownOnlyStatuses`).
- */
-export function listableStatuses(a: Actor | null): readonly Status[] {
-  return canCreatePosts(a) ? ALL_STATUSES : ['publish'];
-}
-
-/** True when the actor sees non-public records of others too. */
-export const seesOthersNonPublic = canEditOthers;
-
 /**
  * The status a write ends up with (contract §3.1 "Status forcing"): publishers get what they ask
  * for (publish by default); others get pending for publish/future/private, draft when none given.

@@ -4,7 +4,8 @@
  * Bounds are site-local wall clocks compared against the event-local start/end (timezone mode
  * `event`); `boundsUtc` holds the same bounds converted to UTC for timezone mode `site`.
  */
-import { beginningOfDay, endOfDay, formatWallClock, localToUtc, parseDateText } from './dates.ts';
+import { beginningOfDay, endOfDay, formatWallClock, localToUtc } from './wall-clock.ts';
+import { parseDateText } from './strtotime.ts';
 import { toZone } from './timezone.ts';
 
 export type BoundKind = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';

@@ -8,7 +8,8 @@
  *   all-day events the end becomes the end of the start's day.
  */
 import type { DateTime } from 'luxon';
-import { beginningOfDay, dateToWallClock, endOfDay, formatWallClock, localToUtc, parseDateText, wallClockToDate } from './dates.ts';
+import { beginningOfDay, endOfDay, formatWallClock, localToUtc, wallClockToDate } from './wall-clock.ts';
+import { parseDateText } from './strtotime.ts';
 import { resolveTimezone, timezoneAbbr } from './timezone.ts';
 
 export interface EventDatesInput {
@@ -83,24 +84,4 @@ export function computeEventDates(input: EventDatesInput): EventDatesResult {
     allDay: Boolean(allDay),
     clamped,
   };
-}
-
-/**
- * Re-derives the UTC values and abbreviation of stored event-local dates in a (possibly new) zone —
- * for updates that change `timezone` or `all_day` without sending dates.
- */
-export function recomputeStoredDates(input: {
-  startLocal: Date;
-  endLocal: Date;
-  allDay?: boolean | null;
-  timezone: string;
-  multiDayCutoff?: string;
-}): EventDatesResult {
-  return computeEventDates({
-    start: dateToWallClock(input.startLocal),
-    end: dateToWallClock(input.endLocal),
-    allDay: input.allDay,
-    timezone: input.timezone,
-    multiDayCutoff: input.multiDayCutoff,
-  });
 }

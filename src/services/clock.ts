@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { resolveTimezone } from '../domain/timezone.ts';
 import type { Context } from '../context.ts';
-import { wallClockToDate } from '../domain/dates.ts';
+import { wallClockToDate } from '../domain/wall-clock.ts';
 
 /** `now` as UTC instant and as site-local wall clock, for dateUtc/dateLocal/modified columns. */
 export function stamp(ctx: Context): { utc: Date; local: Date } {

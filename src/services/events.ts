@@ -2,7 +2,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency } from '../domain/cost.ts';
-import { dateToWallClock } from '../domain/dates.ts';
+import { dateToWallClock } from '../domain/wall-clock.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { computeEventDates } from '../domain/event-dates.ts';
 import { slugify } from '../domain/slug.ts';
@@ -199,10 +199,8 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
     ...dates,
     ...relations,
     title: input.title!.trim(),
-    status: published.status,
+    ...published,
     authorId,
-    dateUtc: published.dateUtc,
-    dateLocal: published.dateLocal,
     modifiedUtc: now.utc,
     modifiedLocal: now.local,
     // REST-created events store the map flags as sent, false otherwise (sample POST_events_201_minimal).
@@ -249,7 +247,7 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
       status: requested ?? (current.status as Status),
       current: current.dateUtc,
     });
-    Object.assign(data, { status: published.status, dateUtc: published.dateUtc, dateLocal: published.dateLocal });
+    Object.assign(data, published);
     if (current.status === 'trash' && published.status !== 'trash') {
       data.trashedFromStatus = null;
       if (current.slug) data.slug = current.slug.replace(/__trashed$/, '');

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
-import { wallClockToDate } from '../domain/dates.ts';
+import { wallClockToDate } from '../domain/wall-clock.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { splitLinkedSearchWords } from '../domain/search.ts';
 import { listStatusWhere } from './visibility.ts';

@@ -141,10 +141,8 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
         ...(data as { name: string }),
         name,
         slug,
-        status: published.status,
+        ...published,
         authorId,
-        dateUtc: published.dateUtc,
-        dateLocal: published.dateLocal,
         modifiedUtc: now.utc,
         modifiedLocal: now.local,
         showMap: kind === 'VENUE' ? ((data.showMap as boolean | undefined) ?? true) : undefined,
@@ -180,7 +178,7 @@ export async function updateLinkedPost(
       status: (status ?? row.status) as Status,
       current: current.dateUtc as Date | null,
     });
-    Object.assign(data, { status: published.status, dateUtc: published.dateUtc, dateLocal: published.dateLocal });
+    Object.assign(data, published);
     if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedSlug(row.slug));
   }
   const now = stamp(ctx);

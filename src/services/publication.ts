@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import type { Context } from '../context.ts';
 import type { Status } from '../domain/capabilities.ts';
-import { parseDateText, wallClockToDate } from '../domain/dates.ts';
+import { wallClockToDate } from '../domain/wall-clock.ts';
+import { parseDateText } from '../domain/strtotime.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 

@@ -3,7 +3,8 @@ import { hash, verify } from '@node-rs/argon2';
 import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
 import type { Context, Viewer } from '../context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { requireViewer } from './authz.ts';
 
 export const hashPassword = (password: string) => hash(password);
 
@@ -129,11 +130,6 @@ export async function ensureAdmin(prisma: PrismaClient, login: string, password:
     if ((e as { code?: string }).code === 'P2002') return 'exists';
     throw e;
   }
-}
-
-function requireViewer(ctx: Context): Viewer {
-  if (!ctx.viewer) throw new UnauthenticatedError();
-  return ctx.viewer;
 }
 
 function requireAdmin(ctx: Context): Viewer {

@@ -5,8 +5,8 @@ import {
   DEFAULT_EDITOR_LIST_STATUSES,
   canCreatePosts,
   canEdit,
+  canEditOthers,
   canRead,
-  seesOthersNonPublic,
   type PostRecord,
   type Status,
 } from '../domain/capabilities.ts';
@@ -32,7 +32,7 @@ export function listStatusWhere<W extends PostWhere>(ctx: Context, requested: re
   } else {
     statuses = canCreatePosts(viewer) ? DEFAULT_EDITOR_LIST_STATUSES : ['publish'];
   }
-  if (!viewer || seesOthersNonPublic(viewer) || statuses.every((s) => s === 'publish')) {
+  if (!viewer || canEditOthers(viewer) || statuses.every((s) => s === 'publish')) {
     return { status: { in: [...statuses] } } as W;
   }
   const nonPublic = statuses.filter((s) => s !== 'publish');
@@ -48,7 +48,7 @@ export function listStatusWhere<W extends PostWhere>(ctx: Context, requested: re
  */
 export function readableWhere(ctx: Context): { status?: 'publish'; OR?: object[] } {
   const viewer = ctx.viewer;
-  if (viewer && seesOthersNonPublic(viewer)) return {};
+  if (viewer && canEditOthers(viewer)) return {};
   if (viewer && canCreatePosts(viewer)) return { OR: [{ status: 'publish' }, { authorId: viewer.id }] };
   return { status: 'publish' };
 }
@@ -57,7 +57,7 @@ export function readableWhere(ctx: Context): { status?: 'publish'; OR?: object[]
 export function visibleLinkedWhere(ctx: Context): Prisma.VenueWhereInput {
   const viewer = ctx.viewer;
   if (!viewer || !canCreatePosts(viewer)) return { status: 'publish' };
-  if (seesOthersNonPublic(viewer)) return { status: { not: 'trash' } };
+  if (canEditOthers(viewer)) return { status: { not: 'trash' } };
   return { OR: [{ status: 'publish' }, { authorId: viewer.id, status: { not: 'trash' } }] };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authenticate } from '../../src/auth.ts';
+import { authenticate } from '../../src/server/auth.ts';
 import { createContext } from '../../src/context.ts';
-import { defaultSiteSettings } from '../../src/config.ts';
+import { defaultSiteSettings } from '../../src/server/config.ts';
 import { LoginThrottle } from '../../src/services/throttle.ts';
 import { clearCredentialCache, createApplicationPassword, hashPassword } from '../../src/services/users.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authenticate } from '../../src/auth.ts';
+import { authenticate } from '../../src/server/auth.ts';
 import { LoginThrottle, loginThrottle, resetThrottle } from '../../src/services/throttle.ts';
 import { clearCredentialCache, hashPassword } from '../../src/services/users.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

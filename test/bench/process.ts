@@ -1,5 +1,5 @@
 /**
- * Child processes of the bench: the real server (`node --import tsx src/server.ts`, plus the
+ * Child processes of the bench: the real server (`node --import tsx src/server/main.ts`, plus the
  * SQL-count preload) and the minimal handler, each on its own loopback port, with RSS sampling from
  * `/proc/<pid>/status` and the SQL counter reached over IPC.
  */

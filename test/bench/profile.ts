@@ -3,7 +3,10 @@
  * Standalone: `tsx test/bench/profile.ts <file.cpuprofile> [top]`.
  */
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** This checkout (profiled file names are shown relative to it). */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 interface ProfileNode {
   id: number;
@@ -35,7 +38,7 @@ function packageOf(url: string, name: string): string {
     return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
   }
   if (url.startsWith('node:')) return 'node:internal';
-  const m = /\/work\/main\/([^/]+)\/?([^/]*)/.exec(url) ?? /\/(src|schema|rest-facade|prisma)\/([^/]*)/.exec(url);
+  const m = /\/(src|schema|rest-facade|prisma)\/([^/]*)/.exec(url);
   if (m) return m[1] === 'src' || m[1] === 'rest-facade' ? `${m[1]}/${m[2]}` : m[1];
   return url.replace(/^file:\/\//, '');
 }
@@ -61,7 +64,7 @@ export function summarizeCpuProfile(file: string, top = 25, skipMs = 0): Profile
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     const name = functionName || '(anonymous)';
     if (name === '(idle)') idleUs += us;
-    const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^\/work\/main\//, '').replace(/^.*\/cal-bench-rev-[^/]+\//, '');
+    const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(`${ROOT}/`, '').replace(/^.*\/cal-bench-rev-[^/]+\//, '');
     const where = url ? `${short}:${lineNumber + 1}` : '';
     const key = `${name}@${where}`;
     const entry = fn.get(key) ?? { name, where, us: 0 };

@@ -20,7 +20,7 @@
  *                                 tree, so that edits landing during a long run do not mix revisions
  *   BENCH_OUT=bench/results.json
  */
-import { copyFileSync, cpSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -53,6 +53,8 @@ const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
 const SITE_TZ = 'America/New_York';
 /** Where the measured product lives: this checkout, or a snapshot of BENCH_REV. */
 let productRoot = ROOT;
+/** The server's entry point in the measured product (older revisions had it at src/server.ts). */
+const serverScript = () => (existsSync(path.join(productRoot, 'src/server/main.ts')) ? 'src/server/main.ts' : 'src/server.ts');
 const ADMIN = { login: 'bench-admin', password: `bench-${process.pid}-${Date.now().toString(36)}` };
 const NS = '/wp-json/cal/events/v1';
 
@@ -74,14 +76,17 @@ interface Scenario {
   expect: number;
 }
 
-/** EventsArchive from rest-facade/operations with the fragments it uses (unused ones would fail validation). */
+/** EventsArchive from the facade's operations with the fragments it uses (unused ones would fail validation). */
 function eventsArchiveDocument(): string {
-  const dir = path.join(productRoot, 'rest-facade/operations');
-  const doc = parse(['events.graphql', 'fragments.graphql'].map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n'));
+  // Older snapshots kept every operation in rest-facade/operations/.
+  const files = existsSync(path.join(productRoot, 'rest-facade/operations'))
+    ? ['rest-facade/operations/events.graphql', 'rest-facade/operations/fragments.graphql']
+    : ['rest-facade/resources/events/operations.graphql', 'rest-facade/resources/fragments.graphql'];
+  const doc = parse(files.map((f) => readFileSync(path.join(productRoot, f), 'utf8')).join('\n'));
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const op = doc.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === 'EventsArchive');
-  if (!op) throw new Error('EventsArchive not found in rest-facade/operations/events.graphql');
+  if (!op) throw new Error(`EventsArchive not found in ${files[0]}`);
   const needed = new Set<string>();
   const queue: DefinitionNode[] = [op];
   while (queue.length) {
@@ -385,7 +390,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     CAL_TIMEZONE: SITE_TZ,
     CAL_SITE_URL: undefined,
   };
-  const server = await startChild({ script: 'src/server.ts', root: productRoot, env: childEnv, sqlPreload: true, label: 'server' });
+  const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, label: 'server' });
   const rss = rssSampler(server.pid);
   const { sampleEvents, venueIds, organizerIds, tagIds, topCategories, ...seedSummary } = seed;
   const result: RunResult = { size, backend, seed: seedSummary, scenarios: [], rss: { startupMB: mb(rss.current() ?? 0), roundMaxMB: [], afterRoundMB: [], breakdown: {} } };
@@ -479,7 +484,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
 async function profileServer(childEnv: Record<string, string | undefined>, seed: SeedInfo): Promise<ProfileSummary> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-bench-prof-'));
   try {
-    const server = await startChild({ script: 'src/server.ts', root: productRoot, env: childEnv, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], label: 'profiled server' });
+    const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], label: 'profiled server' });
     const sc = SCENARIOS.find((s) => s.key === 'events50')!;
     const conns = Math.max(...CONNECTIONS);
     const req = requestOf(sc, seed);

@@ -1,6 +1,6 @@
 /**
  * Bench-only instrumentation, loaded into the real server with
- * `node --import tsx --import ./test/bench/sql-count-preload.ts src/server.ts` (the product has no
+ * `node --import tsx --import ./test/bench/sql-count-preload.ts src/server/main.ts` (the product has no
  * SQL-count switch yet). It counts the statements the server sends to the database — node-postgres
  * `Client#query` for PostgreSQL, `PGlite#query`/`#exec` and transaction queries for PGlite — leaving
  * out transaction control (BEGIN/COMMIT/ROLLBACK/savepoints), like `openDatabase({ onQuery })`.

@@ -21,7 +21,7 @@ function cal(args: string[], stdin?: string): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, CAL_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), ...args], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -134,7 +134,7 @@ describe('cal CLI', { timeout: 180_000 }, () => {
   it('explains a database it cannot open in one line', async () => {
     const env = { ...process.env, DATABASE_URL: 'mysql://nope' };
     const r = await new Promise<Run>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'user:list'], { cwd: root, env });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'user:list'], { cwd: root, env });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSiteSettings } from '../../src/config.ts';
+import { defaultSiteSettings } from '../../src/server/config.ts';
 import { createContext } from '../../src/context.ts';
 import { loadReadablePost, withAccessFields } from '../../src/services/posts.ts';
 import { createGraphQLHarness, type Role } from '../helpers/graphql.ts';
@@ -16,11 +16,14 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     venues.push((await h.ok(`mutation($n: String!) { createVenue(input: { name: $n }) { ... on Venue { databaseId } } }`, { n: `Venue ${i}` })).createVenue.databaseId);
   }
+  // Every event but the first belongs to the first one's series (`parent`).
+  let parentId: number | undefined;
   for (let i = 0; i < 60; i++) {
-    await h.ok(
+    const created = await h.ok(
       `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`,
       {
         input: {
+          parentId,
           title: `Event ${i}`,
           startDate: `2026-12-${String((i % 28) + 1).padStart(2, '0')} 10:00`,
           endDate: `2026-12-${String((i % 28) + 1).padStart(2, '0')} 12:00`,
@@ -32,6 +35,7 @@ beforeAll(async () => {
       },
       { now: NOW },
     );
+    parentId ??= created.createEvent.databaseId;
   }
 }, 120_000);
 afterAll(() => h.close());
@@ -47,13 +51,14 @@ const PAGE = `query($perPage: Int) {
         categories { databaseId name slug parentId count }
         tags { databaseId name slug count }
         image { url }
+        parent { databaseId title }
       } }
     }
   }
 }`;
 
 describe('Query.events batching (no N+1)', () => {
-  it.each([10, 50])('resolves a page of %i events with all relations in at most 6 SQL statements', async (perPage) => {
+  it.each([10, 50])('resolves a page of %i events with all relations (parent too) in at most 6 SQL statements', async (perPage) => {
     statements.length = 0;
     counting = true;
     const r = await h.ok(PAGE, { perPage }, { as: null, now: NOW });
@@ -61,18 +66,19 @@ describe('Query.events batching (no N+1)', () => {
     expect(r.events.edges).toHaveLength(perPage);
     expect(r.events.edges[0].node.organizers).toHaveLength(2);
     expect(r.events.edges[0].node.categories[0].count).toBeGreaterThan(0);
+    expect(r.events.edges.filter((e: { node: { parent: unknown } }) => e.node.parent).length).toBeGreaterThanOrEqual(perPage - 1);
     expect(statements.length).toBeLessThanOrEqual(6);
   });
 });
 
 /**
- * A REST operation as the facade runs it: the named operation of rest-facade/operations/*.graphql
+ * A REST operation as the facade runs it: the named operation of a `rest-facade/resources` .graphql file
  * with the fragments it uses (an unused one would fail validation over HTTP). Plain text work: the
  * `graphql` import may be another build than Yoga's under vitest.
  */
 function restOperation(name: string): string {
-  const dir = new URL('../../rest-facade/operations/', import.meta.url);
-  const source = readdirSync(dir)
+  const dir = new URL('../../rest-facade/resources/', import.meta.url);
+  const source = readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.graphql'))
     .map((f) => readFileSync(new URL(f, dir), 'utf8'))
     .join('\n');

@@ -1,7 +1,7 @@
-import { defaultSiteSettings, type SiteSettings } from '../../src/config.ts';
-import { createContext, type Viewer } from '../../src/context.ts';
+import { defaultSiteSettings } from '../../src/server/config.ts';
+import { createContext, type SiteSettings, type Viewer } from '../../src/context.ts';
 import { hashPassword } from '../../src/services/users.ts';
-import { createGraphQLServer } from '../../src/yoga.ts';
+import { createGraphQLServer } from '../../src/server/yoga.ts';
 import { schema } from '../../schema/index.ts';
 import { createTestDatabase } from './database.ts';
 

@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
 import { resetThrottle } from '../../src/services/throttle.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';

@@ -8,13 +8,12 @@
  * to the IDs our answers returned rewrites request URLs and bodies. Where the contract follows
  * newer TEC or a REC fix, the expectation is overridden below, with the reason.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLES_DIR, readSample } from '../helpers/samples.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const DIR = process.env.CAL_SAMPLES_DIR ?? '/work/shared/reference/samples';
-const available = existsSync(path.join(DIR, 'README.md'));
 
 interface Sample {
   file: string;
@@ -24,9 +23,9 @@ interface Sample {
 
 /** The recorded order: the README's sample table. */
 function loadSamples(): Sample[] {
-  const readme = readFileSync(path.join(DIR, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(SAMPLES_DIR, 'README.md'), 'utf8');
   const files = [...readme.matchAll(/^\| `([^`]+\.json)` \|/gm)].map((m) => m[1]!);
-  return files.map((file) => ({ file, ...(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Omit<Sample, 'file'>) }));
+  return files.map((file) => ({ file, ...readSample<Omit<Sample, 'file'>>(file) }));
 }
 
 /**
@@ -278,8 +277,8 @@ function compareValues(ours: unknown, sample: unknown, at: string, ctx: ValueCon
 
 const header = (headers: [string, string][], name: string) => headers.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 
-describe.skipIf(!available)('reference sample walk', () => {
-  const samples = available ? loadSamples() : [];
+describe('reference sample walk', () => {
+  const samples = loadSamples();
   const ids = new IdMap();
   const extraKeys = new Set<string>();
   const allowed = new Map<string, Set<string>>();

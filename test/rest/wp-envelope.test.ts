@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWpTestServer, type WpTestServer } from '../../rest-facade/wp/testing.ts';
+import { startWpTestServer, type WpTestServer } from '../helpers/wp-server.ts';
 import { tableError } from '../../rest-facade/wp/errors.ts';
 import type { RouteDef } from '../../rest-facade/wp/types.ts';
 

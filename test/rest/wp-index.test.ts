@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWpTestServer, type WpTestServer } from '../../rest-facade/wp/testing.ts';
-import { RESOURCE_ROUTES, bindRoutes } from '../../rest-facade/routes/args/index.ts';
+import { startWpTestServer, type WpTestServer } from '../helpers/wp-server.ts';
+import { RESOURCE_ROUTES } from '../../rest-facade/router.ts';
+import { bindRoutes } from '../../rest-facade/resources/route-shapes.ts';
 import { wpResponse } from '../../rest-facade/wp/response.ts';
+import { readSample } from '../helpers/samples.ts';
 
-const SAMPLES = '/work/shared/reference/samples';
 function sample(name: string): { request: any; response: { status: number; headers: [string, string][]; body: any } } {
-  return JSON.parse(readFileSync(`${SAMPLES}/${name}`, 'utf8'));
+  return readSample(name);
 }
 
 /** Recursively list key paths in order (arrays by index) — structure without values. */

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidValue,
-  coerceBoolean,
-  coerceInteger,
-  coerceString,
-  isTruthy,
-  parseJsonBody,
-  parseList,
-  parseQueryString,
-} from '../../rest-facade/wp/params.ts';
+import { parseJsonBody } from '../../rest-facade/wp/body.ts';
+import { coerceBoolean, coerceInteger, coerceString, isTruthy, parseList } from '../../rest-facade/wp/coerce.ts';
+import { InvalidValue, parseQueryString } from '../../rest-facade/wp/query-string.ts';
 import { filterFields, encodeJson, isValidJsonpCallback } from '../../rest-facade/wp/response.ts';
 import { withArgs, expandPattern } from '../../rest-facade/wp/route.ts';
-import { eventsListArgs } from '../../rest-facade/routes/args/index.ts';
-import { eventsEndDateDefault, eventsStartDateDefault } from '../../rest-facade/routes/args/defaults.ts';
+import { eventsEndDateDefault, eventsListArgs, eventsStartDateDefault } from '../../rest-facade/resources/events/args.ts';
 import { DEFAULT_SETTINGS } from '../../rest-facade/wp/types.ts';
 
 describe('query parsing (PHP parse_str)', () => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWpTestServer, type WpTestServer } from '../../rest-facade/wp/testing.ts';
+import { startWpTestServer, type WpTestServer } from '../helpers/wp-server.ts';
 import { defineRoute } from '../../rest-facade/wp/route.ts';
 import { tableError, wpError } from '../../rest-facade/wp/errors.ts';
-import { isTruthy } from '../../rest-facade/wp/params.ts';
-import { positiveInt, capPerPage, nonEmptyString } from '../../rest-facade/routes/args/validators.ts';
-import { perPageDefault } from '../../rest-facade/routes/args/defaults.ts';
+import { isTruthy } from '../../rest-facade/wp/coerce.ts';
+import { positiveInt, capPerPage, nonEmptyString, perPageDefault } from '../../rest-facade/resources/args.ts';
 import type { Caller, RouteDef, WpRequest } from '../../rest-facade/wp/types.ts';
 
 const echo = (req: WpRequest) => ({

@@ -9,7 +9,7 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const children: ChildProcess[] = [];
 
 function start(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/server.ts'], {
+  const child = spawn(tsx, ['src/server/main.ts'], {
     cwd: root,
     env: { ...process.env, CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSiteSettings } from '../../src/config.ts';
+import { defaultSiteSettings } from '../../src/server/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import {

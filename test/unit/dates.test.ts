@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  beginningOfDay,
-  dateDetails,
-  dateToWallClock,
-  endOfDay,
-  formatWallClock,
-  isDateText,
-  localToUtc,
-  parseDateText,
-  utcToLocal,
-  wallClockToDate,
-} from '../../src/domain/dates.ts';
+import { beginningOfDay, dateToWallClock, endOfDay, formatWallClock, localToUtc, utcToLocal, wallClockToDate } from '../../src/domain/wall-clock.ts';
+import { isDateText, parseDateText } from '../../src/domain/strtotime.ts';
+import { dateDetails } from '../../rest-facade/presenters/util.ts';
 
 const NY = 'America/New_York';
 // Saturday 2026-11-21 06:55:56 in New York (the samples' clock).

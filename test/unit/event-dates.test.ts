@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToWallClock } from '../../src/domain/dates.ts';
+import { dateToWallClock } from '../../src/domain/wall-clock.ts';
 import { computeEventDates, type EventDates, type EventDatesResult } from '../../src/domain/event-dates.ts';
 
 const NOW = new Date('2026-11-21T12:12:41Z');

@@ -1,21 +1,18 @@
 /**
- * Cross-checks the domain helpers against the recorded plugin responses in
- * /work/shared/reference/samples (skipped when the samples are not available).
+ * Cross-checks the domain helpers against the recorded plugin responses in test/fixtures/samples.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { formatCost, inferCurrency, parseCostValues } from '../../src/domain/cost.ts';
 import { resolveEventWindow, type EventWindowParams } from '../../src/domain/date-window.ts';
-import { dateDetails, localToUtc } from '../../src/domain/dates.ts';
+import { localToUtc } from '../../src/domain/wall-clock.ts';
+import { dateDetails } from '../../rest-facade/presenters/util.ts';
 import { computeEventDates } from '../../src/domain/event-dates.ts';
 import { slugify } from '../../src/domain/slug.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
+import { readAllSamples } from '../helpers/samples.ts';
 
-const DIR = process.env.CAL_SAMPLES_DIR ?? '/work/shared/reference/samples';
-const available = existsSync(DIR);
 
 interface Sample {
   file: string;
@@ -23,11 +20,7 @@ interface Sample {
   response: { status: number; body: unknown };
 }
 
-const samples: Sample[] = available
-  ? readdirSync(DIR)
-      .filter((f) => f.endsWith('.json'))
-      .map((file) => ({ file, ...(JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Omit<Sample, 'file'>) }))
-  : [];
+const samples: Sample[] = readAllSamples<Omit<Sample, 'file'>>();
 
 type EventJson = Record<string, any>;
 function eventsIn(value: unknown, out: EventJson[] = []): EventJson[] {
@@ -40,7 +33,7 @@ function eventsIn(value: unknown, out: EventJson[] = []): EventJson[] {
   return out;
 }
 
-describe.skipIf(!available)('recorded samples', () => {
+describe('recorded samples', () => {
   const events = samples.flatMap((s) => eventsIn(s.response.body).map((e) => ({ file: s.file, e })));
 
   it('finds events in the samples', () => {

@@ -1,0 +1,70 @@
+/**
+ * What every resource's argument tables are built from: the database-free validators (they get
+ * the raw value and answer true/false, false being "Invalid parameter.") and the arguments all
+ * lists or reads share. Argument tables follow the reference namespace index (order, schema keys,
+ * defaults, `required`); descriptions are i18n keys (`rest-facade/i18n/*.json`).
+ */
+import { MAX_INT } from '../../src/domain/ids.ts';
+import { isNumeric } from '../wp/coerce.ts';
+import type { ArgEnv, ArgSpec, ArgValidationContext } from '../wp/types.ts';
+
+function toPositiveInt(v: unknown): number | null {
+  if (typeof v === 'boolean' || !isNumeric(v)) return null;
+  const n = typeof v === 'number' ? v : Number(String(v).trim());
+  if (!Number.isInteger(n) || n < 1 || n > MAX_INT) return null;
+  return n;
+}
+
+/** TEC `is_positive_int`: a positive integral number or numeric string, at most 2^31 − 1 (REC §10.4). */
+export function positiveInt(v: unknown): boolean {
+  return toPositiveInt(v) !== null;
+}
+
+/** Every item of a (normalized) list is a positive integer. */
+export function eachPositiveInt(v: unknown): boolean {
+  const list = Array.isArray(v) ? v : [v];
+  return list.every((x) => toPositiveInt(x) !== null);
+}
+
+/** A non-empty string (`""` and non-strings refused). */
+export function nonEmptyString(v: unknown): boolean {
+  return typeof v === 'string' && v !== '';
+}
+
+/** `""` or an absolute URL. */
+export function urlOrEmpty(v: unknown): boolean {
+  if (v === '') return true;
+  if (typeof v !== 'string' || /\s/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return /^[a-z][a-z0-9+.-]*:$/i.test(u.protocol) && (!/^https?:$/.test(u.protocol) || u.hostname !== '');
+  } catch {
+    return false;
+  }
+}
+
+/** WordPress registered post statuses accepted on writes. */
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
+
+export function postStatus(v: unknown): boolean {
+  return typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v);
+}
+
+/** `per_page` above the site maximum is capped, not refused (§5.4). Runs after integer coercion. */
+export function capPerPage(v: unknown, ctx: ArgValidationContext): unknown {
+  return typeof v === 'number' ? Math.min(v, ctx.req.settings.maxPerPage) : v;
+}
+
+/** Site posts-per-page, as the *string* the index shows (`"10"`). */
+export function perPageDefault(env: ArgEnv): string {
+  return String(env.settings.postsPerPage);
+}
+
+/** `page` of every list. */
+export const pageArg: ArgSpec = { default: 1, description: 'desc.the_archive_page_to_return', type: 'integer', validate: positiveInt };
+
+/** `per_page` of a list: the site default, capped at the site maximum. */
+export const perPageArg = (description: string): ArgSpec => ({ default: perPageDefault, description, type: 'integer', validate: positiveInt, sanitize: capPerPage });
+
+/** Newer TEC's `password` on reads: processed, but not listed in the index. */
+export const passwordArg: ArgSpec = { type: 'string', lenient: true, hidden: true };

@@ -1,0 +1,138 @@
+/**
+ * What every resource handler uses: running its GraphQL operation in-process, mapping the core's
+ * typed errors to WordPress errors (§8), and the list parameters every list reflects.
+ */
+import type { AppState, Context } from '../../src/context.ts';
+import type { Executor, PreparedOperation } from '../../src/server/yoga.ts';
+import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';
+import type { WpRequest } from '../wp/types.ts';
+
+export type Resource = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+
+export interface RouteDeps {
+  execute: Executor['execute'];
+  operation(name: string): PreparedOperation;
+  logger: { error(obj: unknown, msg?: string): void };
+  currencyCode: string;
+}
+
+/** A typed error a GraphQL field returned (fragment RestError). */
+export interface RestError {
+  __typename: string;
+  code: string;
+  message: string;
+  field?: string;
+  notFoundField?: string | null;
+  conflictField?: string | null;
+  existingId?: number | null;
+}
+
+export const isRestError = (x: unknown): x is RestError =>
+  typeof x === 'object' && x !== null && typeof (x as RestError).__typename === 'string' && (x as RestError).__typename.endsWith('Error');
+
+/** The GraphQL context of this request, with the read password / edit context it asked for. */
+export function calContext(req: WpRequest): Context {
+  const base = (req.ctx.state as AppState).cal;
+  const password = typeof req.params.password === 'string' ? req.params.password : undefined;
+  const editContext = req.rawParams.context === 'edit';
+  return password !== undefined || editContext ? { ...base, password, editContext } : base;
+}
+
+/**
+ * Runs one named operation of rest-facade/operations in-process and returns the root field's
+ * value. GraphQL-level errors are not the client's fault here (the facade built the variables):
+ * they are logged and answered 500 in the WordPress shape, never leaked.
+ */
+export async function run<T = any>(deps: RouteDeps, req: WpRequest, operation: string, variables: Record<string, unknown>): Promise<T> {
+  const result = await deps.execute(deps.operation(operation), variables, calContext(req));
+  if (result.errors?.length || !result.data) {
+    deps.logger.error({ errors: result.errors, operation }, 'REST operation failed');
+    throw internalError();
+  }
+  return Object.values(result.data)[0] as T;
+}
+
+/** A writes' permission check: real executions defer to the core (which validates first, as
+ * WordPress does); for the `Allow` header, any user who may create posts. */
+export function writePermission(req: WpRequest): boolean {
+  if (!req.probe) return true;
+  if (req.user.anonymous) return false;
+  const roles = (req.user.roles ?? []) as string[];
+  return !roles.includes('SUBSCRIBER');
+}
+
+const notAccessible: Record<Resource, 'event-not-accessible' | 'venue-not-accessible' | 'organizer-not-accessible' | null> = {
+  event: 'event-not-accessible',
+  venue: 'venue-not-accessible',
+  organizer: 'organizer-not-accessible',
+  category: null,
+  tag: null,
+};
+const inTrash = { event: 'event-is-in-trash', venue: 'venue-is-in-trash', organizer: 'organizer-is-in-trash' } as const;
+
+/** Maps a core error to the contract's WordPress error (§8). `param` names the addressed parameter. */
+export function toWpError(err: RestError, resource: Resource, req: WpRequest, param: 'id' | 'slug' = 'id'): WpError {
+  switch (err.__typename) {
+    case 'NotFoundError': {
+      if (resource === 'event' && param === 'id' && (err.notFoundField ?? 'id') === 'id') {
+        return tableError('rest-event-not-found', { id: req.params.id });
+      }
+      return invalidParamsError([[err.notFoundField ?? param, false]]);
+    }
+    case 'ValidationError': {
+      const field = err.field || param;
+      if (err.code === 'WRONG_KIND' && field === 'id') {
+        return resource === 'event' ? tableError('rest-invalid-event-id') : invalidParamsError([['id', false]]);
+      }
+      if (err.code === 'TAXONOMY_NOT_HIERARCHICAL') return tableError('rest_taxonomy_not_hierarchical');
+      if (err.code === 'event-tickets-not-active') {
+        return invalidParamsError([[field, wpError('event-tickets-not-active', msg('error.event-tickets-not-active'), null, {})]]);
+      }
+      // TEC's validators are plain callbacks: "Invalid parameter." and `details: []` (samples).
+      return invalidParamsError([[field, false]]);
+    }
+    case 'UnauthenticatedError':
+      return tableError('rest_forbidden', undefined, undefined, 401);
+    case 'ForbiddenError': {
+      const code = notAccessible[resource];
+      if (err.code === 'NOT_ACCESSIBLE' && code) return tableError(code);
+      if (err.code === 'NO_LONGER_AVAILABLE' && resource === 'event') return tableError('event-no-longer-available');
+      return tableError('rest_forbidden', undefined, undefined, req.user.anonymous ? 401 : 403);
+    }
+    case 'GoneError':
+      return resource in inTrash ? tableError(inTrash[resource as keyof typeof inTrash]) : invalidParamsError([[param, false]]);
+    case 'ConflictError': {
+      if (err.code === 'TERM_EXISTS') {
+        const id = err.existingId ?? 0;
+        return wpError('term_exists', msg(resource === 'tag' ? 'error.term_exists_in_taxonomy' : 'error.term_exists'), 400, { term_id: id }, [id, id]);
+      }
+      if (err.code === 'DUPLICATE_TERM_SLUG') return tableError('duplicate_term_slug', { slug: req.params.slug });
+      return invalidParamsError([[err.conflictField ?? param, false]]);
+    }
+    default:
+      return internalError();
+  }
+}
+
+/** Throws the mapped error when a field returned an error type. */
+export function unwrap<T>(value: T | RestError, resource: Resource, req: WpRequest, param: 'id' | 'slug' = 'id'): T {
+  if (isRestError(value)) throw toWpError(value, resource, req, param);
+  return value;
+}
+
+/** Parameters the client sent, keyed by name (defaults excluded). */
+export function sentParams(req: WpRequest, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (req.sent(n) && req.params[n] !== undefined && req.params[n] !== null) out[n] = req.params[n];
+  return out;
+}
+
+/**
+ * The `status` a list URL shows (§5.3): what the client sent, else the role's default set
+ * (`publish` for callers who may not edit, `any` for the others).
+ */
+export function listStatusParam(req: WpRequest): unknown {
+  if (req.sent('status')) return req.params.status;
+  const roles = req.user.anonymous ? [] : ((req.user.roles ?? []) as string[]);
+  return roles.length && !roles.includes('SUBSCRIBER') ? 'any' : 'publish';
+}

@@ -1,0 +1,152 @@
+/**
+ * The `/events` routes: parameters → `EventFilter` / event inputs, one operation of
+ * operations.graphql per handler, the answer shaped by presenter.ts.
+ */
+import { invalidParamsError, tableError } from '../../wp/errors.ts';
+import type { WpRequest, WpResponse } from '../../wp/types.ts';
+import { isRestError, listStatusParam, run, sentParams, toWpError, unwrap, type RouteDeps } from '../common.ts';
+import { bodyParam, intList, optionalNumber, pathId, recordId, statusEnum, statusEnumList, stringList } from '../params.ts';
+import { linkedRefs } from '../linked-posts/input.ts';
+import { eventsListResponse, presentEvent } from './presenter.ts';
+import type { RestEventFragment } from '../../presenters/types.ts';
+import { postRoutes, type ResourceHandlers } from '../route-shapes.ts';
+import { DATE_BOUNDS, eventArgs } from './args.ts';
+
+const STRICT = ['1', 'true', 'on', 'yes'];
+
+/** `GET /events` query parameters → `EventFilter`. */
+function eventFilter(req: WpRequest) {
+  const p = req.params;
+  const filter: Record<string, unknown> = {};
+  for (const [rest, gql] of DATE_BOUNDS) if (req.sent(rest)) filter[gql] = String(p[rest]);
+  filter.strictDates = STRICT.includes(String(p.strict_dates ?? 'false').trim().toLowerCase());
+  if (req.sent('search')) filter.search = p.search;
+  if (req.sent('categories')) filter.categories = stringList('categories', p.categories);
+  if (req.sent('tags')) filter.tags = stringList('tags', p.tags);
+  if (req.sent('venue')) filter.venues = intList('venue', p.venue);
+  if (req.sent('organizer')) filter.organizers = intList('organizer', p.organizer);
+  if (req.sent('featured')) filter.featured = p.featured;
+  if (req.sent('status')) filter.statuses = statusEnumList('status', p.status);
+  if (req.sent('include')) filter.include = intList('include', p.include);
+  if (req.sent('post_parent')) filter.postParent = recordId('post_parent', p.post_parent);
+  if (req.sent('geoloc')) filter.geoloc = p.geoloc;
+  if (req.sent('geoloc_lat')) filter.geolocLat = optionalNumber(p.geoloc_lat) ?? 0;
+  if (req.sent('geoloc_lng')) filter.geolocLng = optionalNumber(p.geoloc_lng) ?? 0;
+  if (req.sent('ticketed')) filter.ticketed = p.ticketed;
+  return filter;
+}
+
+export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
+  const page = Number(req.params.page);
+  const perPage = Number(req.params.per_page);
+  const result = unwrap<any>(await run(deps, req, 'EventsArchive', { filter: eventFilter(req), page, perPage }), 'event', req);
+  const items = result.edges.map((e: { node: RestEventFragment }) => presentEvent(e.node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
+  if (page > 1 && items.length === 0) throw tableError('event-archive-page-not-found');
+  return eventsListResponse({
+    items,
+    total: result.totalCount,
+    totalPages: result.totalPages,
+    page,
+    perPage: result.perPage,
+    window: result.window,
+    params: { ...sentParams(req, ['search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent', 'include', 'venue', 'organizer', 'featured', 'categories', 'tags', 'ticketed', 'strict_dates']), status: listStatusParam(req) },
+    urls: req.urls,
+  });
+};
+
+/** Single reads answer 403 for trashed and locked events (newer TEC, contract §6). */
+function presentSingle(deps: RouteDeps, req: WpRequest, node: RestEventFragment): WpResponse {
+  if (node.status === 'TRASH') throw tableError('event-no-longer-available');
+  if (node.locked) throw tableError('event-password-protected');
+  return { body: presentEvent(node, req.urls, { jsonLd: true, currencyCode: deps.currencyCode }) };
+}
+
+const address = (req: WpRequest) =>
+  req.pathParams.slug !== undefined ? { slug: req.pathParams.slug } : { id: pathId(req, () => tableError('rest-event-not-found', { id: req.params.id })) };
+const addressParam = (req: WpRequest) => (req.pathParams.slug !== undefined ? 'slug' : 'id');
+
+/** The contract answers an unknown by-slug address with 400 on `slug`. */
+function readError(req: WpRequest, value: unknown) {
+  if (isRestError(value) && value.__typename === 'NotFoundError' && addressParam(req) === 'slug') return invalidParamsError([['slug', false]]);
+  return isRestError(value) ? toWpError(value, 'event', req, addressParam(req)) : null;
+}
+
+export const getEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
+  const value = await run(deps, req, 'EventById', address(req));
+  const error = readError(req, value);
+  if (error) throw error;
+  return presentSingle(deps, req, value);
+};
+
+/** Event write parameters → CreateEventInput / UpdateEventInput. */
+function eventInput(req: WpRequest, onUpdate: boolean): Record<string, unknown> {
+  const p = req.params;
+  const input: Record<string, unknown> = {};
+  const copy = [
+    ['title', 'title'],
+    ['description', 'description'],
+    ['excerpt', 'excerpt'],
+    ['date', 'date'],
+    ['date_utc', 'dateUtc'],
+    ['timezone', 'timezone'],
+    ['start_date', 'startDate'],
+    ['end_date', 'endDate'],
+    ['image', 'image'],
+    ['website', 'website'],
+  ] as const;
+  for (const [rest, gql] of copy) if (req.sent(rest) && p[rest] !== null && p[rest] !== undefined) input[gql] = String(p[rest]);
+  const flags = [
+    ['all_day', 'allDay'],
+    ['show_map', 'showMap'],
+    ['show_map_link', 'showMapLink'],
+    ['hide_from_listings', 'hideFromListings'],
+    ['sticky', 'sticky'],
+    ['featured', 'featured'],
+  ] as const;
+  for (const [rest, gql] of flags) if (req.sent(rest)) input[gql] = p[rest];
+  if (req.sent('status')) input.status = statusEnum('status', p.status);
+  if (req.sent('author')) input.authorId = recordId('author', p.author);
+  if (req.sent('cost')) {
+    const cost = p.cost;
+    if (cost !== null && typeof cost === 'object' && !Array.isArray(cost)) throw invalidParamsError([['cost', false]]);
+    input.cost = (Array.isArray(cost) ? cost : [cost]).filter((c) => c !== null && c !== undefined).map(String);
+  }
+  for (const name of ['categories', 'tags'] as const) {
+    if (req.sent(name) && p[name] !== null) input[name] = stringList(name, p[name]);
+  }
+  const venues = linkedRefs('venue', req.sent('venue') ? p.venue : undefined, onUpdate);
+  if (venues) input.venues = venues;
+  const organizers = req.sent('organizer') ? linkedRefs('organizer', p.organizer, true) : undefined;
+  if (organizers) input.organizers = organizers;
+  if (onUpdate && req.pathParams.slug !== undefined) {
+    const newSlug = bodyParam(req, 'slug');
+    if (newSlug !== undefined && newSlug !== null) {
+      if (typeof newSlug !== 'string' || newSlug === '') throw invalidParamsError([['slug', false]]);
+      input.slug = newSlug;
+    }
+  } else if (req.sent('slug')) input.slug = String(p.slug);
+  return input;
+}
+
+export const createEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
+  const value = await run(deps, req, 'CreateEvent', { input: eventInput(req, false) });
+  const node = unwrap<RestEventFragment>(value, 'event', req);
+  return { status: 201, body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+};
+
+export const updateEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
+  const value = await run(deps, req, 'UpdateEvent', { ...address(req), input: eventInput(req, true) });
+  const error = readError(req, value);
+  if (error) throw error;
+  return { body: presentEvent(value, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+};
+
+export const deleteEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
+  const value = await run(deps, req, 'DeleteEvent', address(req));
+  const error = readError(req, value);
+  if (error) throw error;
+  return { body: presentEvent(value, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+};
+
+export const eventRoutes = postRoutes('/events', eventArgs);
+export const eventHandlers: ResourceHandlers = { list: listEvents, get: getEvent, create: createEvent, update: updateEvent, remove: deleteEvent };

@@ -1,0 +1,46 @@
+/**
+ * Venues and organizers have the same argument tables but for their fields and texts: a list, a
+ * create that requires the name, reads and deletes by ID or slug (reads take a `password`), and
+ * updates with the create's fields.
+ */
+import type { ArgMap } from '../../wp/types.ts';
+import { withArgs } from '../../wp/route.ts';
+import { nonEmptyString, pageArg, passwordArg, perPageArg } from '../args.ts';
+import type { PostArgTables } from '../route-shapes.ts';
+
+/** Description keys of a linked-post type's arguments. */
+export interface LinkedPostArgTexts {
+  perPage: string;
+  search: string;
+  event: string;
+  hasEvents: string;
+  onlyWithUpcoming: string;
+  postId: string;
+  postName: string;
+}
+
+/** `fields`: the create/update fields in the index's order; the one named like the kind is its name. */
+export function linkedPostArgs(kind: 'venue' | 'organizer', fields: ArgMap, text: LinkedPostArgTexts): PostArgTables {
+  const id: ArgMap = { id: { type: 'integer', description: text.postId, required: true } };
+  const slug: ArgMap = { slug: { type: 'string', description: text.postName, required: true } };
+  return {
+    list: {
+      page: pageArg,
+      per_page: perPageArg(text.perPage),
+      search: { description: text.search, type: 'string', validate: nonEmptyString },
+      event: { description: text.event, type: 'integer' },
+      has_events: { description: text.hasEvents },
+      only_with_upcoming: { description: text.onlyWithUpcoming, default: false },
+      // Venue lists too describe `status` as the organizer's, as the reference index does.
+      status: { format: 'string', description: 'desc.the_organizer_post_status', accept: 'list' },
+      password: passwordArg,
+    },
+    create: withArgs(fields, { [kind]: { required: true } }),
+    get: { ...id, password: passwordArg },
+    delete: id,
+    update: { ...id, ...fields },
+    getBySlug: { ...slug, password: passwordArg },
+    deleteBySlug: slug,
+    updateBySlug: { ...slug, ...fields },
+  };
+}

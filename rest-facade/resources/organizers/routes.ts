@@ -1,0 +1,8 @@
+/** The `/organizers` routes: organizers share their handlers with venues (linked-posts/handlers.ts). */
+import { linkedPostHandlers } from '../linked-posts/handlers.ts';
+import { postRoutes } from '../route-shapes.ts';
+import { organizerArgs } from './args.ts';
+import { presentOrganizer } from './presenter.ts';
+
+export const organizerRoutes = postRoutes('/organizers', organizerArgs);
+export const organizerHandlers = linkedPostHandlers('organizer', presentOrganizer);

@@ -1,0 +1,58 @@
+/** Request parameters → GraphQL variables, for every resource: shapes only, no calendar rules. */
+import { isRecordId } from '../../src/domain/ids.ts';
+import { parseList } from '../wp/coerce.ts';
+import { invalidParamsError, type WpError } from '../wp/errors.ts';
+import type { WpRequest } from '../wp/types.ts';
+
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+
+/** A positive integer (or its digits) that can name a record: larger ones must not reach a GraphQL `Int`. */
+export const isIntLike = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && isRecordId(Number(v));
+
+/** The `{id}` path parameter, or the error an ID that cannot exist deserves. */
+export function pathId(req: WpRequest, notFound: () => WpError): number {
+  const id = Number(req.pathParams.id);
+  if (!isRecordId(id)) throw notFound();
+  return id;
+}
+
+/** An integer parameter naming a record (`author`, `post_parent`), or a 400 naming it. */
+export function recordId(name: string, v: unknown): number {
+  if (!isIntLike(v)) throw invalidParamsError([[name, false]]);
+  return Number(v);
+}
+
+/** A list of positive integers, or a 400 naming the parameter. */
+export function intList(name: string, v: unknown): number[] {
+  const list = parseList(v);
+  if (!list.every(isIntLike)) throw invalidParamsError([[name, false]]);
+  return list.map((x) => Number(String(x).trim()));
+}
+
+/** A list of strings or numbers (IDs, slugs, names), or a 400 naming the parameter. */
+export function stringList(name: string, v: unknown): string[] {
+  const list = parseList(v);
+  if (!list.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)))) throw invalidParamsError([[name, false]]);
+  return list.map((x) => String(x).trim()).filter(Boolean);
+}
+
+/** WordPress statuses → the GraphQL enum; anything else is a 400 on `status`. */
+export function statusEnum(name: string, v: unknown): string {
+  if (typeof v !== 'string' || !(STATUSES as readonly string[]).includes(v)) throw invalidParamsError([[name, false]]);
+  return v.toUpperCase();
+}
+
+export function statusEnumList(name: string, v: unknown): string[] {
+  return stringList(name, v).map((s) => statusEnum(name, s));
+}
+
+export function optionalNumber(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Raw body value of a parameter (for by-slug renames, where the path `slug` shadows it). */
+export function bodyParam(req: WpRequest, name: string): unknown {
+  const body = req.body;
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+}

@@ -1,0 +1,98 @@
+/**
+ * Where a request is addressed: the site URL every absolute URL is built from, and which REST
+ * route it names (language prefix, `/wp-json/…` or the plain-permalink `?rest_route=…` form).
+ */
+import type { TLSSocket } from 'node:tls';
+import type { Context } from 'koa';
+import { isLang } from './i18n.ts';
+import { parseQueryString } from './query-string.ts';
+import { NAMESPACE, type Lang, type WpUrls } from './types.ts';
+
+export function makeUrls(site: string, langPrefix: string): WpUrls {
+  const home = site + langPrefix;
+  const restRoot = `${home}/wp-json/`;
+  const namespaceRoot = `${restRoot}${NAMESPACE}`;
+  return {
+    site,
+    home,
+    restRoot,
+    namespaceRoot,
+    rest: (path = '') => namespaceRoot + path,
+    homeUrl: (path = '') => home + path,
+  };
+}
+
+const HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+function firstHeader(ctx: Context, name: string): string {
+  return ctx.get(name).split(',')[0]?.trim() ?? '';
+}
+
+export interface Located {
+  lang: Lang;
+  langPrefix: string;
+  /** REST route path, percent-encoded (`/cal/events/v1/events/8`). */
+  restPath: string;
+  query: Record<string, unknown>;
+}
+
+export interface LocatorOptions {
+  /** `{scheme}://{host}[:port][/path]` of the site; derived from the request when absent. */
+  siteUrl?: string;
+  /** Honour `X-Forwarded-Proto` / `X-Forwarded-Host` when deriving the site URL. */
+  trustProxy?: boolean;
+  langs: ReadonlySet<string>;
+}
+
+export function createLocator(opts: LocatorOptions) {
+  let basePath = '';
+  let fixedSite: string | null = null;
+  if (opts.siteUrl) {
+    const u = new URL(opts.siteUrl);
+    basePath = u.pathname.replace(/\/+$/, '');
+    fixedSite = `${u.protocol}//${u.host}${basePath}`;
+  }
+
+  /** `{scheme}://{host}[/path]` of the site this request reaches. */
+  function siteFor(ctx: Context): string {
+    if (fixedSite) return fixedSite;
+    let proto = (ctx.req.socket as TLSSocket).encrypted ? 'https' : 'http';
+    let host = ctx.get('Host');
+    if (opts.trustProxy) {
+      const xfp = firstHeader(ctx, 'X-Forwarded-Proto').toLowerCase();
+      if (xfp === 'http' || xfp === 'https') proto = xfp;
+      const xfh = firstHeader(ctx, 'X-Forwarded-Host');
+      if (xfh && HOST_RE.test(xfh)) host = xfh;
+    }
+    if (!HOST_RE.test(host)) host = 'localhost';
+    return `${proto}://${host.toLowerCase()}`;
+  }
+
+  /** The REST route this request names, or null when it is not a REST request. */
+  function locate(ctx: Context): Located | null {
+    let path = ctx.path;
+    if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) path = path.slice(basePath.length) || '/';
+    let lang: Lang = 'en';
+    let langPrefix = '';
+    const lm = /^\/([a-z]{2})(?=\/|$)/.exec(path);
+    if (lm && opts.langs.has(lm[1] as string) && isLang(lm[1] as string)) {
+      lang = lm[1] as Lang;
+      langPrefix = `/${lang}`;
+      path = path.slice(3) || '/';
+    }
+    if (path === '/wp-json' || path.startsWith('/wp-json/')) {
+      return { lang, langPrefix, restPath: path.slice('/wp-json'.length) || '/', query: parseQueryString(ctx.querystring) };
+    }
+    if ((path === '/' || path === '/index.php') && /(?:^|&)rest_route=/.test(ctx.querystring)) {
+      const query = parseQueryString(ctx.querystring);
+      const rr = query.rest_route;
+      if (typeof rr !== 'string' || rr === '') return null;
+      delete query.rest_route;
+      const restPath = '/' + rr.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+      return { lang, langPrefix, restPath, query };
+    }
+    return null;
+  }
+
+  return { siteFor, locate };
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { schema } from '../../schema/index.ts';
+import { createRestMiddleware } from '../../rest-facade/router.ts';
+import { authenticate } from './auth.ts';
+import type { Config } from './config.ts';
+import { createContext, type AppState } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { createExecutor, createGraphQLServer } from './yoga.ts';
+
+/**
+ * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
+ * `now` replaces the request clock (tests).
+ */
+export function buildApp({ config, db, logger, now }: { config: Config; db: Database; logger: Logger; now?: () => Date }) {
+  const app = new Koa<AppState>();
+  app.proxy = config.trustProxy;
+  const yoga = createGraphQLServer(schema, { logger });
+  const executor = createExecutor(yoga);
+
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    ctx.state.requestId = ctx.get('x-request-id') || randomUUID();
+    try {
+      await next();
+    } catch (err) {
+      logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
+      ctx.status = 500;
+      ctx.body = { code: 'internal_server_error', message: 'Internal server error.', data: { status: 500 } };
+    }
+    logger.debug(
+      { requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, status: ctx.status, ms: +(performance.now() - started).toFixed(1) },
+      'request',
+    );
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path === '/readyz') {
+      try {
+        await db.ping();
+        ctx.body = { status: 'ok', database: db.kind };
+      } catch {
+        ctx.status = 503;
+        ctx.body = { status: 'unavailable', database: db.kind };
+      }
+      return;
+    }
+    await next();
+  });
+
+  app.use(async (ctx, next) => {
+    const auth = await authenticate(db.prisma, { header: ctx.get('authorization') || undefined, ip: ctx.ip });
+    if ('error' in auth) ctx.state.authError = auth;
+    ctx.state.cal = createContext({
+      prisma: db.prisma,
+      settings: config.site,
+      viewer: 'viewer' in auth ? auth.viewer : null,
+      now: now?.(),
+    });
+    await next();
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/graphql') return next();
+    const failure = ctx.state.authError;
+    if (failure?.error === 'throttled') {
+      ctx.status = 429;
+      ctx.set('Retry-After', String(failure.retryAfter));
+      ctx.body = { errors: [{ message: 'Too many failed sign-ins; try again later.', extensions: { code: 'THROTTLED' } }] };
+      return;
+    }
+    if (failure) {
+      ctx.status = 401;
+      ctx.set('WWW-Authenticate', 'Basic realm="cal-events"');
+      ctx.body = { errors: [{ message: 'Invalid credentials.', extensions: { code: 'UNAUTHENTICATED' } }] };
+      return;
+    }
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { cal: ctx.state.cal });
+    ctx.status = response.status;
+    response.headers.forEach((value, key) => ctx.append(key, value));
+    ctx.body = response.body;
+  });
+
+  app.use(createRestMiddleware({ executor, config, logger, now }));
+  return { app, yoga, executor };
+}

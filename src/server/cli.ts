@@ -1,0 +1,262 @@
+/**
+ * Operator CLI over the same core as the server: `npm run cal -- <command> [options]`.
+ * Opens the database the server uses (DATABASE_URL, or the embedded one in CAL_DATA_DIR), applies
+ * pending migrations, and calls the services as a synthetic administrator.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { UserRole } from '../../prisma/generated/client/client.ts';
+import { defaultSiteSettings } from './config.ts';
+import { createContext, type Context, type Viewer } from '../context.ts';
+import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
+import { applyMigrations, MigrationError } from '../db/migrate.ts';
+import { DomainError } from '../domain/errors.ts';
+import {
+  createApplicationPassword,
+  createUser,
+  deleteUser,
+  findUserByLogin,
+  listApplicationPasswords,
+  listUsers,
+  revokeApplicationPassword,
+  updateUser,
+  USER_ROLES,
+} from '../services/users.ts';
+
+/**
+ * The CLI acts as this administrator. Its ID matches no user, so services never treat it as the
+ * owner of anything: application passwords always name their user explicitly.
+ */
+export const CLI_VIEWER: Viewer = { id: 0, login: 'cli', role: 'ADMINISTRATOR' };
+
+export const EXIT_OK = 0;
+/** Refused by the core (validation, not found, conflict) or the database failed. */
+export const EXIT_FAILURE = 1;
+/** Bad command line. */
+export const EXIT_USAGE = 2;
+
+const USAGE = `Usage: npm run cal -- <command> [options]
+
+Commands:
+  user:create --login L (--password P | --password-stdin) --role R [--email E] [--display-name N]
+  user:list [--role R] [--json]
+  user:password --login L (--password P | --password-stdin)     reset a user's password
+  user:delete --login L
+  app-password:create --login L --name N [--json]                prints the password once
+  app-password:list --login L [--json]
+  app-password:revoke --uuid U
+
+Roles: ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')} (any case).
+--password-stdin reads the password from the first line of standard input (keeps it out of ps and shell history).
+
+Environment: DATABASE_URL (postgres://…, memory:, or unset for the embedded database in
+CAL_DATA_DIR, default ./data). Stop the server first when it uses the embedded database.
+
+Exit codes: 0 done, 1 refused or failed, 2 bad command line.`;
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  readStdin: () => string;
+}
+
+class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface Command {
+  options: Options;
+  required: string[];
+  run(ctx: Context, v: Values, io: Io): Promise<void>;
+}
+
+const str = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+function parseRole(value: string): UserRole {
+  const role = value.toUpperCase() as UserRole;
+  if (!USER_ROLES.includes(role)) throw new UsageError(`unknown role "${value}"; use one of ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')}`);
+  return role;
+}
+
+function password(v: Values, io: Io): string {
+  if (v['password-stdin']) {
+    const line = io.readStdin().split(/\r?\n/)[0] ?? '';
+    if (!line) throw new UsageError('--password-stdin: nothing on standard input');
+    return line;
+  }
+  if (typeof v.password !== 'string') throw new UsageError('missing --password (or --password-stdin)');
+  return v.password;
+}
+
+const fmtDate = (d: Date | null) => (d ? d.toISOString() : '-');
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  '));
+}
+
+const commands: Record<string, Command> = {
+  'user:create': {
+    options: { login: str, password: str, 'password-stdin': flag, role: str, email: str, 'display-name': str },
+    required: ['login', 'role'],
+    async run(ctx, v, io) {
+      const role = parseRole(v.role as string);
+      const id = await createUser(ctx, {
+        login: v.login as string,
+        password: password(v, io),
+        role,
+        email: v.email as string | undefined,
+        displayName: v['display-name'] as string | undefined,
+      });
+      io.out(`created user ${v.login as string} (id ${id}, ${role.toLowerCase()})`);
+    },
+  },
+  'user:list': {
+    options: { role: str, json: flag },
+    required: [],
+    async run(ctx, v, io) {
+      const users = await listUsers(ctx, { role: v.role ? parseRole(v.role as string) : undefined });
+      if (v.json) return io.out(JSON.stringify(users.map((u) => ({ ...u, role: u.role.toLowerCase() }))));
+      if (!users.length) return io.out('no users');
+      const rows = users.map((u) => [String(u.id), u.login, u.role.toLowerCase(), u.email || '-', u.displayName]);
+      for (const line of table([['ID', 'LOGIN', 'ROLE', 'EMAIL', 'NAME'], ...rows])) io.out(line);
+    },
+  },
+  'user:password': {
+    options: { login: str, password: str, 'password-stdin': flag },
+    required: ['login'],
+    async run(ctx, v, io) {
+      const pw = password(v, io);
+      const user = await findUserByLogin(ctx, v.login as string);
+      await updateUser(ctx, user.id, { password: pw });
+      io.out(`password of ${user.login} changed`);
+    },
+  },
+  'user:delete': {
+    options: { login: str },
+    required: ['login'],
+    async run(ctx, v, io) {
+      const user = await findUserByLogin(ctx, v.login as string);
+      await deleteUser(ctx, user.id);
+      io.out(`deleted user ${user.login} (id ${user.id})`);
+    },
+  },
+  'app-password:create': {
+    options: { login: str, name: str, json: flag },
+    required: ['login', 'name'],
+    async run(ctx, v, io) {
+      const user = await findUserByLogin(ctx, v.login as string);
+      const app = await createApplicationPassword(ctx, v.name as string, user.id);
+      if (v.json) return io.out(JSON.stringify({ login: user.login, uuid: app.uuid, name: app.name, password: app.password }));
+      io.out(`created application password "${app.name}" for ${user.login}`);
+      io.out(`uuid:     ${app.uuid}`);
+      io.out(`password: ${app.password}`);
+      io.err('The password is shown this once; store it now.');
+    },
+  },
+  'app-password:list': {
+    options: { login: str, json: flag },
+    required: ['login'],
+    async run(ctx, v, io) {
+      const user = await findUserByLogin(ctx, v.login as string);
+      const apps = await listApplicationPasswords(ctx, user.id);
+      if (v.json) return io.out(JSON.stringify(apps.map(({ userId: _u, ...a }) => a)));
+      if (!apps.length) return io.out(`${user.login} has no application passwords`);
+      const rows = apps.map((a) => [a.uuid, a.name, fmtDate(a.createdAt), fmtDate(a.lastUsedAt), a.lastIp ?? '-']);
+      for (const line of table([['UUID', 'NAME', 'CREATED', 'LAST USED', 'LAST IP'], ...rows])) io.out(line);
+    },
+  },
+  'app-password:revoke': {
+    options: { uuid: str },
+    required: ['uuid'],
+    async run(ctx, v, io) {
+      const revoked = await revokeApplicationPassword(ctx, v.uuid as string);
+      io.out(`revoked application password "${revoked.name}" (${revoked.uuid})`);
+    },
+  },
+};
+
+function parse(argv: string[]): { name: string; command: Command; values: Values } | 'help' {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') return 'help';
+  const command = commands[name];
+  if (!command) throw new UsageError(`unknown command "${name}"`);
+  if (rest.includes('--help') || rest.includes('-h')) return 'help';
+  let values: Values;
+  try {
+    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as Values;
+  } catch (e) {
+    throw new UsageError(`${name}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const missing = command.required.filter((k) => values[k] === undefined);
+  if ('password-stdin' in command.options && values.password === undefined && !values['password-stdin']) missing.push('password (or --password-stdin)');
+  if (missing.length) throw new UsageError(`${name}: missing ${missing.map((k) => `--${k}`).join(', ')}`);
+  if (values.password !== undefined && values['password-stdin']) throw new UsageError(`${name}: give --password or --password-stdin, not both`);
+  if (typeof values.role === 'string') {
+    try {
+      parseRole(values.role);
+    } catch (e) {
+      throw new UsageError(`${name}: ${(e as Error).message}`);
+    }
+  }
+  return { name, command, values };
+}
+
+/** Runs one command; returns the exit code. Never throws for expected failures. */
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`cal: ${e.message}`);
+    io.err('Run `npm run cal -- --help` for usage.');
+    return EXIT_USAGE;
+  }
+  if (parsed === 'help') {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+
+  let db: Database | undefined;
+  try {
+    db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
+    await applyMigrations(db);
+    const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER });
+    await parsed.command.run(ctx, parsed.values, io);
+    return EXIT_OK;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`cal: ${parsed.name}: ${e.message}`);
+      return EXIT_USAGE;
+    }
+    if (e instanceof DomainError) io.err(`cal: ${parsed.name}: ${e.message}`);
+    else if (e instanceof DatabaseConfigError) io.err(`cal: ${e.message}`);
+    else if (e instanceof MigrationError) io.err(`cal: database setup failed: ${e.message}`);
+    else io.err(`cal: ${parsed.name} failed: ${firstLine(e)}`);
+    return EXIT_FAILURE;
+  } finally {
+    await db?.close().catch(() => {});
+  }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n').find((l) => l.trim())?.trim() ?? 'unknown error';
+}
+
+function defaultIo(): Io {
+  return {
+    out: (line) => process.stdout.write(line + '\n'),
+    err: (line) => process.stderr.write(line + '\n'),
+    env: process.env,
+    readStdin: () => readFileSync(0, 'utf8'),
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

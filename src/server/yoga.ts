@@ -1,0 +1,67 @@
+import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
+import type { Context } from '../context.ts';
+
+export interface ServerContext {
+  cal: Context;
+}
+
+// By name, not instanceof: graphql's CJS and ESM builds may both be loaded (dual-package hazard).
+const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
+
+export function createGraphQLServer(schema: GraphQLSchema, opts: { logger?: { error: (o: object, m: string) => void } } = {}) {
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: { title: 'cal-events GraphQL' },
+    landingPage: false,
+    // Anything that is not a typed domain error is masked: clients never see internals.
+    maskedErrors: {
+      maskError: (error, message) => {
+        const original = (error as { originalError?: unknown }).originalError;
+        // Parse, validation and variable-coercion errors are the client's own: shown as they are.
+        if (isGraphQLError(error) && (original === undefined || isGraphQLError(original))) return error as Error;
+        opts.logger?.error({ err: original ?? error }, 'unexpected GraphQL error');
+        return createGraphQLError(message);
+      },
+    },
+    context: ({ cal }) => cal,
+    logging: false,
+  });
+}
+
+export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
+
+/** A named operation parsed and validated once, run many times. */
+export interface PreparedOperation {
+  name: string;
+  document: DocumentNode;
+}
+
+/**
+ * The in-process executor the REST facade receives. It runs operations through Yoga's envelop
+ * chain (same plugins, masking and context as `/graphql`) without an HTTP round trip.
+ */
+export function createExecutor(yoga: GraphQLServer) {
+  const prepare = (source: string): PreparedOperation[] => {
+    // Yoga's parse/validate, not our `graphql` import: under vitest that import may resolve to the
+    // other build (ESM vs CJS) of graphql, which refuses Yoga's schema.
+    const { parse, validate, schema } = yoga.getEnveloped({});
+    const document: DocumentNode = parse(source);
+    const errors: readonly GraphQLError[] = validate(schema, document);
+    if (errors.length) throw new Error(`invalid REST operation document: ${errors.map((e) => e.message).join('; ')}`);
+    return document.definitions.flatMap((d) =>
+      d.kind === 'OperationDefinition' && d.name
+        ? [{ name: d.name.value, document: { ...document, definitions: [d, ...document.definitions.filter((f) => f.kind === 'FragmentDefinition')] } }]
+        : [],
+    );
+  };
+  const execute = async (op: PreparedOperation, variables: Record<string, unknown>, cal: Context): Promise<ExecutionResult> => {
+    const { execute: run, schema, contextFactory } = yoga.getEnveloped({ cal });
+    const contextValue = await contextFactory();
+    return (await run({ schema, document: op.document, variableValues: variables, contextValue, operationName: op.name })) as ExecutionResult;
+  };
+  return { prepare, execute };
+}
+
+export type Executor = ReturnType<typeof createExecutor>;
