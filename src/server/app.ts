@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
+import { createWebRouter } from '../web/routes.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -86,6 +87,7 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
     ctx.body = response.body;
   });
 
+  app.use(createWebRouter({ executor, config, logger, now }));
   app.use(createRestMiddleware({ executor, config, logger, now }));
   return { app, yoga, executor };
 }

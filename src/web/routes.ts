@@ -1,0 +1,357 @@
+/**
+ * The calendar's public face, outside `/wp-json`: server-rendered pages (`/`, `/event/{slug}/`,
+ * venues, organizers, category and tag archives), iCal feeds (`/events.ics`, `?ical=1`,
+ * `/event/{slug}.ics`), the OpenAPI 3.1 document, the API reference page (`/docs`), and the
+ * WordPress/TEC discovery headers on every page. Every datum comes from the REST facade run
+ * in-process (rest-call.ts: the same argument tables, defaults, caps and visibility, the same
+ * GraphQL operations); nothing here knows a calendar rule.
+ */
+import { createReadStream, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { Eta } from 'eta';
+import { DateTime } from 'luxon';
+import type { Logger } from 'pino';
+import { createRestMiddleware } from '../../rest-facade/router.ts';
+import { getT } from '../../rest-facade/wp/i18n.ts';
+import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
+import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
+import type { AppState } from '../context.ts';
+import type { Config } from '../server/config.ts';
+import type { Executor } from '../server/yoga.ts';
+import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
+import { buildOpenApi } from './openapi.ts';
+import { createRestGet, type RestAnswer } from './rest-call.ts';
+
+/** Most events one feed carries (pages of `CAL_MAX_PER_PAGE` are fetched up to this). */
+export const FEED_MAX_EVENTS = 500;
+const SITE_NAME = 'cal-events';
+const LANG_RE = new RegExp(`^/(${LANGS.filter((l) => l !== 'en').join('|')})(/.*)?$`);
+
+const templates = new Eta({ views: new URL('./templates/', import.meta.url).pathname, autoEscape: true, cache: true, autoTrim: false });
+const siteCss = readFileSync(new URL('./templates/site.css', import.meta.url), 'utf8');
+// The standalone bundle is not in the package's exports: found next to its entry point.
+const scalarBundle = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+
+/** Security headers of every HTML answer; the CSP allows only this host's scripts (no inline script). */
+const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+function securityHeaders(ctx: Context) {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Content-Security-Policy', PAGE_CSP);
+}
+
+/** JSON for a `<script type="application/ld+json">` block: nothing can close the element. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function when(e: RestEvent): string {
+  const start = DateTime.fromSQL(e.start_date);
+  const end = DateTime.fromSQL(e.end_date);
+  const day = (d: DateTime) => d.toFormat('cccc d LLLL yyyy');
+  if (e.all_day) return start.hasSame(end, 'day') ? `${day(start)} (all day)` : `${day(start)} – ${day(end)}`;
+  if (start.hasSame(end, 'day')) return `${day(start)}, ${start.toFormat('HH:mm')} – ${end.toFormat('HH:mm')}`;
+  return `${day(start)}, ${start.toFormat('HH:mm')} – ${day(end)}, ${end.toFormat('HH:mm')}`;
+}
+const isoStart = (e: RestEvent) => (e.all_day ? e.start_date.slice(0, 10) : DateTime.fromSQL(e.utc_start_date, { zone: 'utc' }).setZone(e.timezone).toISO() ?? '');
+
+function listItems(events: RestEvent[]) {
+  return events.map((e) => ({
+    url: e.url,
+    title: e.title,
+    when: when(e),
+    isoStart: isoStart(e),
+    venueName: e.venue && !Array.isArray(e.venue) ? e.venue.venue : undefined,
+  }));
+}
+
+export function createWebRouter({ executor, config, logger, now }: { executor: Executor; config: Config; logger: Logger; now?: () => Date }): Middleware<AppState> {
+  const restGet = createRestGet(createRestMiddleware({ executor, config, logger, now }) as Middleware);
+  const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
+  const router = new Router();
+
+  const urlsOf = (ctx: Context): WpUrls => {
+    const lang = (ctx.state as { webLang?: string }).webLang ?? '';
+    return makeUrls(locator.siteFor(ctx), lang ? `/${lang}` : '');
+  };
+  const langOf = (ctx: Context) => (ctx.state as { webLang?: string }).webLang ?? '';
+  const get = <T = any>(ctx: Context, path: string, query?: URLSearchParams): Promise<RestAnswer<T>> => restGet<T>(ctx, path, query, langOf(ctx));
+
+  /** WordPress's and TEC's discovery headers (`apiRoot`: where this page's data lives in the REST API). */
+  function discovery(ctx: Context, urls: WpUrls, apiRoot = `${urls.namespaceRoot}/`) {
+    ctx.set('Link', `<${urls.restRoot}>; rel="https://api.w.org/"`);
+    ctx.set('X-TEC-API-ROOT', apiRoot);
+    ctx.set('X-TEC-API-VERSION', 'v1');
+    ctx.set('X-TEC-API-ORIGIN', urls.home);
+  }
+
+  function page(ctx: Context, status: number, view: string, data: Record<string, unknown>, apiRoot?: string) {
+    const urls = urlsOf(ctx);
+    const body = templates.render(view, { urls, siteName: SITE_NAME, ...data });
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    securityHeaders(ctx);
+    discovery(ctx, urls, apiRoot);
+    ctx.body = templates.render('layout', {
+      urls,
+      lang: langOf(ctx) || 'en',
+      siteName: SITE_NAME,
+      pageTitle: data.pageTitle ?? SITE_NAME,
+      feedUrl: data.feedUrl ?? `${urls.site}/events.ics`,
+      jsonLd: data.jsonLd,
+      body,
+    });
+  }
+
+  /** A REST refusal as a page: unknown records and records the caller may not see are 404; wrong credentials and throttling keep their status. */
+  function refusal(ctx: Context, answer: RestAnswer) {
+    const status = [400, 403, 404].includes(answer.status) ? 404 : answer.status;
+    if (status === 401) ctx.set('WWW-Authenticate', 'Basic realm="cal-events"');
+    const heading = status === 404 ? 'Not found' : status === 401 ? 'Sign-in required' : status === 403 ? 'Not allowed' : status === 429 ? 'Too many attempts' : 'Error';
+    const message = status === 404 ? 'There is nothing at this address.' : String(answer.body?.message ?? '');
+    if (answer.headers['retry-after']) ctx.set('Retry-After', answer.headers['retry-after']);
+    page(ctx, status, 'error', { heading, message, pageTitle: heading });
+  }
+
+  /** Every event a feed holds: the REST list with the client's filters, page after page up to FEED_MAX_EVENTS. */
+  async function feedEvents(ctx: Context, filters: URLSearchParams): Promise<RestAnswer<RestEvent[]>> {
+    filters.delete('ical');
+    const single = filters.has('page') || filters.has('per_page');
+    if (!single) filters.set('per_page', String(config.site.maxPerPage));
+    const events: RestEvent[] = [];
+    for (let pageNo = 1; ; pageNo++) {
+      if (!single) filters.set('page', String(pageNo));
+      const answer = await get<{ events: RestEvent[]; total_pages: number }>(ctx, '/events', filters);
+      if (answer.status === 404 && pageNo > 1) break;
+      if (answer.status !== 200) return { ...answer, body: [] as RestEvent[], status: answer.status, headers: { ...answer.headers, error: JSON.stringify(answer.body) } };
+      events.push(...answer.body.events);
+      if (single || pageNo >= answer.body.total_pages || events.length >= FEED_MAX_EVENTS) break;
+    }
+    return { status: 200, body: events.slice(0, FEED_MAX_EVENTS), headers: {} };
+  }
+
+  /** An iCal answer with validators; 304 when the client's copy is current. */
+  function sendCalendar(ctx: Context, events: RestEvent[], name: string, filename: string) {
+    const urls = urlsOf(ctx);
+    const text = buildCalendar(events, { name, siteTimezone: config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' });
+    const etag = etagOf(text);
+    const modified = lastModified(events);
+    ctx.set('ETag', etag);
+    if (modified) ctx.set('Last-Modified', modified.toUTCString());
+    ctx.set('Cache-Control', ctx.state.cal?.viewer ? 'private, no-cache' : 'public, no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    discovery(ctx, urls);
+    const inm = ctx.get('If-None-Match');
+    const ims = Date.parse(ctx.get('If-Modified-Since'));
+    const fresh = inm ? inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`) : modified !== null && Number.isFinite(ims) && modified.getTime() <= ims;
+    if (fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'text/calendar; charset=utf-8';
+    ctx.set('Content-Disposition', `inline; filename="${filename}"`);
+    ctx.body = text;
+  }
+
+  /** A REST error answered to a feed client in the REST error shape. */
+  function feedError(ctx: Context, answer: RestAnswer) {
+    ctx.status = answer.status;
+    if (answer.headers['retry-after']) ctx.set('Retry-After', answer.headers['retry-after']);
+    if (answer.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="cal-events"');
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = answer.headers.error ?? JSON.stringify(answer.body);
+  }
+
+  async function listFeed(ctx: Context, filters: URLSearchParams, name: string, filename: string) {
+    const answer = await feedEvents(ctx, filters);
+    if (answer.status !== 200) return feedError(ctx, answer);
+    sendCalendar(ctx, answer.body, name, filename);
+  }
+
+  async function eventPage(ctx: Context, answer: RestAnswer<any>) {
+    if (answer.status !== 200) return refusal(ctx, answer);
+    const e = answer.body;
+    const urls = urlsOf(ctx);
+    if (ctx.query.ical !== undefined) return sendCalendar(ctx, [e], e.title, `${e.slug || e.id}.ics`);
+    const venue = e.venue && !Array.isArray(e.venue) && e.venue.venue ? e.venue : null;
+    const categories = (e.categories ?? []).map((c: any) => ({ name: c.name, url: `${urls.home}/events/category/${c.slug}/` }));
+    const tags = (e.tags ?? []).map((c: any) => ({ name: c.name, url: `${urls.home}/tag/${c.slug}/` }));
+    page(
+      ctx,
+      200,
+      'event',
+      {
+        e: { ...e, categories, tags },
+        when: when(e),
+        isoStart: isoStart(e),
+        venue,
+        address: venueAddress(venue)?.address,
+        organizers: (e.organizer ?? []).filter((o: any) => o.organizer),
+        icsUrl: e.slug && e.status === 'publish' ? `${urls.site}/event/${e.slug}.ics` : `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
+        pageTitle: plainTitle(e.title),
+        jsonLd: e.json_ld ? scriptJson(e.json_ld) : undefined,
+        feedUrl: `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
+      },
+      `${urls.namespaceRoot}/events/${e.id}`,
+    );
+  }
+
+  async function archive(ctx: Context, kind: 'categories' | 'tags', slug: string, feedPath: string) {
+    const urls = urlsOf(ctx);
+    const terms = await get<{ categories?: any[]; tags?: any[] }>(ctx, `/${kind}`, new URLSearchParams({ slug }));
+    const term = terms.status === 200 ? (terms.body[kind] ?? [])[0] : undefined;
+    if (!term) return refusal(ctx, terms.status === 200 ? { status: 404, body: null, headers: {} } : terms);
+    const filters = new URLSearchParams(ctx.querystring);
+    filters.set(kind, slug);
+    if (ctx.query.ical !== undefined) return listFeed(ctx, filters, `${SITE_NAME}: ${plainTitle(term.name)}`, `${slug}.ics`);
+    const list = await get(ctx, '/events', filters);
+    if (list.status !== 200) return refusal(ctx, list);
+    page(
+      ctx,
+      200,
+      'listing',
+      {
+        heading: term.name,
+        description: term.description ? escapeText(term.description) : '',
+        events: listItems(list.body.events),
+        total: list.body.total,
+        feedUrl: `${urls.home}${feedPath}?ical=1`,
+        pageTitle: term.name,
+      },
+      `${urls.namespaceRoot}/events/?${kind}=${encodeURIComponent(slug)}`,
+    );
+  }
+
+  async function placePage(ctx: Context, kind: 'venues' | 'organizers', slug: string) {
+    const answer = await get(ctx, `/${kind}/by-slug/${encodeURIComponent(slug)}`);
+    if (answer.status !== 200) return refusal(ctx, answer);
+    const record = answer.body;
+    const filter = kind === 'venues' ? 'venue' : 'organizer';
+    const list = await get(ctx, '/events', new URLSearchParams({ [filter]: String(record.id) }));
+    const urls = urlsOf(ctx);
+    page(
+      ctx,
+      200,
+      'place',
+      {
+        heading: kind === 'venues' ? record.venue : record.organizer,
+        address: kind === 'venues' ? venueAddress(record)?.address : undefined,
+        description: record.description,
+        events: list.status === 200 ? listItems(list.body.events) : [],
+        pageTitle: plainTitle(kind === 'venues' ? record.venue : record.organizer),
+      },
+      `${urls.namespaceRoot}/${kind}/${record.id}`,
+    );
+  }
+
+  router.get('/', async (ctx, next) => {
+    if (ctx.query.rest_route !== undefined) return next();
+    if (ctx.query.post_type !== undefined || ctx.query.p !== undefined) {
+      const id = String(ctx.query.p ?? '');
+      const kinds: Record<string, string> = { cal_events: 'events', cal_venue: 'venues', cal_organizer: 'organizers' };
+      const kind = kinds[String(ctx.query.post_type ?? 'cal_events')];
+      if (!kind || !/^\d+$/.test(id)) return refusal(ctx, { status: 404, body: null, headers: {} });
+      if (kind === 'events') return eventPage(ctx, await get(ctx, `/events/${id}`));
+      const answer = await get(ctx, `/${kind}/${id}`);
+      if (answer.status !== 200) return refusal(ctx, answer);
+      return placePage(ctx, kind as 'venues' | 'organizers', answer.body.slug);
+    }
+    if (ctx.query.ical !== undefined) return listFeed(ctx, new URLSearchParams(ctx.querystring), SITE_NAME, 'events.ics');
+    const list = await get(ctx, '/events');
+    if (list.status !== 200) return refusal(ctx, list);
+    page(ctx, 200, 'home', { events: listItems(list.body.events), pageTitle: 'Upcoming events' });
+  });
+
+  router.get('/events.ics', (ctx) => listFeed(ctx, new URLSearchParams(ctx.querystring), SITE_NAME, 'events.ics'));
+  router.get('/events', async (ctx) => {
+    if (ctx.query.ical !== undefined) return listFeed(ctx, new URLSearchParams(ctx.querystring), SITE_NAME, 'events.ics');
+    const urls = urlsOf(ctx);
+    const list = await get(ctx, '/events', new URLSearchParams(ctx.querystring));
+    if (list.status !== 200) return refusal(ctx, list);
+    page(ctx, 200, 'listing', { heading: 'Events', events: listItems(list.body.events), total: list.body.total, feedUrl: `${urls.site}/events.ics`, pageTitle: 'Events' }, `${urls.namespaceRoot}/events/`);
+  });
+  router.get('/event/:slug', async (ctx) => {
+    const slug = ctx.params.slug as string;
+    if (slug.endsWith('.ics')) {
+      const answer = await get(ctx, `/events/by-slug/${encodeURIComponent(slug.slice(0, -4))}`);
+      if (answer.status !== 200) return feedError(ctx, answer);
+      return sendCalendar(ctx, [answer.body], answer.body.title, slug);
+    }
+    return eventPage(ctx, await get(ctx, `/events/by-slug/${encodeURIComponent(slug)}`));
+  });
+  router.get('/events/category/{*path}', (ctx) => {
+    const segments = String(ctx.params.path).split('/').filter(Boolean);
+    const slug = segments[segments.length - 1] ?? '';
+    return archive(ctx, 'categories', slug, `/events/category/${segments.join('/')}/`);
+  });
+  router.get('/events/tag/:slug', (ctx) => archive(ctx, 'tags', ctx.params.slug as string, `/events/tag/${ctx.params.slug}/`));
+  router.get('/tag/:slug', (ctx) => archive(ctx, 'tags', ctx.params.slug as string, `/tag/${ctx.params.slug}/`));
+  router.get('/venue/:slug', (ctx) => placePage(ctx, 'venues', ctx.params.slug as string));
+  router.get('/organizer/:slug', (ctx) => placePage(ctx, 'organizers', ctx.params.slug as string));
+
+  router.get('/wp-json/cal/events/v1/openapi.json', (ctx) => {
+    const urls = urlsOf(ctx);
+    const settings = { siteTimezone: config.site.timezone, postsPerPage: config.site.postsPerPage, maxPerPage: config.site.maxPerPage };
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = buildOpenApi(urls, { settings, now: now?.() ?? new Date() }, getT((langOf(ctx) || 'en') as 'en'));
+  });
+
+  router.get('/docs', (ctx) => {
+    const urls = urlsOf(ctx);
+    const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } });
+    ctx.type = 'text/html; charset=utf-8';
+    securityHeaders(ctx);
+    // Scalar renders with inline styles and evaluates nothing remote; its script comes from this host.
+    ctx.set('Content-Security-Policy', PAGE_CSP.replace("img-src 'self' data: https:", "img-src 'self' data: blob:").replace("font-src 'self' data:", "font-src 'self' data:; worker-src 'self' blob:"));
+    discovery(ctx, urls);
+    ctx.body = templates.render('docs', { urls, siteName: SITE_NAME, specUrl: `${urls.namespaceRoot}/openapi.json`, configuration });
+  });
+  router.get('/docs/scalar.js', (ctx) => {
+    ctx.type = 'application/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = createReadStream(scalarBundle);
+  });
+  router.get('/assets/site.css', (ctx) => {
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = siteCss;
+  });
+
+  const routes = router.routes();
+  return async (ctx, next) => {
+    const original = ctx.path;
+    const m = LANG_RE.exec(original);
+    if (m) {
+      (ctx.state as { webLang?: string }).webLang = m[1];
+      ctx.path = m[2] || '/';
+    }
+    await routes(ctx as any, async () => {
+      ctx.path = original;
+      (ctx.state as { webLang?: string }).webLang = undefined;
+      // Not ours: another answer (REST, GraphQL) or, for any other path outside the APIs, an HTML 404.
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && (ctx.method === 'GET' || ctx.method === 'HEAD') && !/^\/(?:[a-z]{2}\/)?wp-json(?:\/|$)|^\/graphql/.test(original)) {
+        refusal(ctx, { status: 404, body: null, headers: {} });
+      }
+    });
+  };
+}
+
+function plainTitle(html: string): string {
+  return String(html ?? '').replace(/<[^>]*>/g, '').replace(/&amp;/g, '&').replace(/&#0?39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
+
+function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
