@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   DriverAdapterError,
@@ -47,6 +48,16 @@ export class DatabaseConfigError extends Error {
   override name = 'DatabaseConfigError';
 }
 
+/**
+ * PGlite keeps PostgreSQL's shared memory in its WebAssembly heap, which never shrinks: the default
+ * 128 MB of `shared_buffers` alone costs that much RSS. One session needs far less; the operating
+ * system's page cache still holds the data files. `pg_trgm` backs the search indexes.
+ */
+const PGLITE_OPTIONS = {
+  postgresqlconf: ['shared_buffers=16MB', 'maintenance_work_mem=16MB'],
+  extensions: { pg_trgm },
+};
+
 const DEFAULT_POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -77,7 +88,7 @@ async function openPGlite(
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
     }
-    pglite = await PGlite.create(dir ?? 'memory://', opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
+    pglite = await PGlite.create(dir ?? 'memory://', { ...PGLITE_OPTIONS, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } catch (e) {
     unlock();
     if (e instanceof DatabaseConfigError) throw e;
@@ -91,7 +102,7 @@ async function openPGlite(
     connect: async () => wrapAdapter(await connectPGlite(pglite), opts.onQuery, (script) => pglite.exec(script)),
     // The adapter's own shadow database is never closed; this one is, when the engine disposes it.
     connectToShadowDb: async () => {
-      const shadow = await PGlite.create();
+      const shadow = await PGlite.create(PGLITE_OPTIONS);
       const adapter = wrapAdapter(await connectPGlite(shadow), undefined, (script) => shadow.exec(script));
       return { ...adapter, dispose: () => shadow.close() };
     },

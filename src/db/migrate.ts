@@ -28,10 +28,48 @@ export class MigrationError extends Error {
 /** Applies the pending migrations of prisma/migrations; returns the names applied (none when up to date). */
 export async function applyMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
   const migrationsList = await readMigrations();
-  const { appliedMigrationNames } = await withEngine(db, opts, (engine) =>
-    engine.applyMigrations({ migrationsList, filters }),
+  return withMigrationLock(db, async () => {
+    // The engine (a 5 MB WebAssembly module, ~40 MB once running) is loaded only when there is work.
+    if (await allApplied(db, migrationsList.migrationDirectories.map((d) => d.path))) return [];
+    const { appliedMigrationNames } = await withEngine(db, opts, (engine) =>
+      engine.applyMigrations({ migrationsList, filters }),
+    );
+    return appliedMigrationNames;
+  });
+}
+
+/**
+ * Whether every migration directory is recorded as applied in `_prisma_migrations` (a failed or
+ * rolled-back one counts as pending, so the engine gets to report or retry it).
+ */
+async function allApplied(db: Database, names: string[]): Promise<boolean> {
+  const [{ exists }] = await db.prisma.$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS "exists"`;
+  if (!exists) return names.length === 0;
+  const rows = await db.prisma.$queryRaw<{ migration_name: string }[]>`
+    SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+  const applied = new Set(rows.map((r) => r.migration_name));
+  return names.every((n) => applied.has(n));
+}
+
+/** Any fixed number; Prisma's own engine uses 72707369 (with a 10 s timeout), this one waits. */
+const MIGRATION_LOCK_KEY = 72707370;
+const MIGRATION_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * On PostgreSQL, several processes starting at once on one database take turns: each holds a
+ * transaction-level advisory lock while it checks and applies migrations, so the later ones find
+ * nothing pending. (The engine's own lock gives up after 10 s, which a slow first migration can
+ * exceed.) An embedded database is already held by one process (its data directory lock).
+ */
+async function withMigrationLock<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+  if (db.kind !== 'postgres') return fn();
+  return db.prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+      return fn();
+    },
+    { maxWait: MIGRATION_LOCK_WAIT_MS, timeout: MIGRATION_LOCK_WAIT_MS },
   );
-  return appliedMigrationNames;
 }
 
 /** The SQL that would bring the database to schema.prisma; '' when they already match. */

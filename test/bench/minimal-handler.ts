@@ -11,6 +11,7 @@
  * carries `X-SQL-Queries`.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import Koa from 'koa';
 import { DateTime } from 'luxon';
 import pg from 'pg';
@@ -50,7 +51,7 @@ async function openDb(): Promise<Db> {
   }
   const dir = process.env.CAL_DATA_DIR;
   if (!dir) throw new Error('set DATABASE_URL=postgres://… or CAL_DATA_DIR');
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const prepared = new Set<string>();
   // Our own values only (window bounds, integers), so literal arguments are safe.
   const literal = (v: Param): string =>

@@ -19,6 +19,13 @@
  *   BENCH_REV=HEAD                bench this commit (git archive into a temp dir) instead of the working
  *                                 tree, so that edits landing during a long run do not mix revisions
  *   BENCH_OUT=bench/results.json
+ *   BENCH_COMPARE_URL=http://host/wp-json/tribe/events/v1
+ *                                 another implementation of the same REST API (e.g. WordPress with The Events
+ *                                 Calendar): the anonymous list scenarios also run against it, and the report
+ *                                 shows our req/s ÷ theirs. Its data is its own: compare like-sized calendars.
+ *
+ * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
+ * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -26,6 +33,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { DateTime } from 'luxon';
 import pg from 'pg';
@@ -50,6 +58,7 @@ const SQL_SAMPLES = Number(env.BENCH_SQL_SAMPLES ?? 10);
 const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
 const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
+const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_URL.trim().replace(/\/+$/, '')) : null;
 const SITE_TZ = 'America/New_York';
 /** Where the measured product lives: this checkout, or a snapshot of BENCH_REV. */
 let productRoot = ROOT;
@@ -68,7 +77,7 @@ interface Scenario {
   key: string;
   label: string;
   method: 'GET' | 'POST';
-  target: 'server' | 'minimal';
+  target: 'server' | 'minimal' | 'static' | 'compare';
   path: (seed: SeedInfo) => string | (() => string);
   body?: (seed: SeedInfo) => string | (() => string);
   headers?: Record<string, string>;
@@ -180,6 +189,15 @@ const MINIMAL: Scenario = {
   expect: 200,
 };
 
+/** The static floor serves these two bodies, captured from the server (anonymous, uncached). */
+const STATIC: Scenario[] = [
+  { key: 'static:events', label: 'static floor, body of GET /events', method: 'GET', target: 'static', path: () => `${NS}/events`, expect: 200 },
+  { key: 'static:events50', label: 'static floor, body of GET /events?per_page=50', method: 'GET', target: 'static', path: () => `${NS}/events?per_page=50`, expect: 200 },
+];
+
+/** Anonymous reads that mean the same on any implementation of the API (no IDs of our seed). */
+const COMPARABLE = ['events', 'events50', 'venues', 'categories'];
+
 /* ----------------------------------------------------------------------------------------- results */
 
 interface Measurement extends LoadResult {
@@ -205,7 +223,7 @@ interface RunResult {
   backend: Backend;
   seed: Omit<SeedInfo, 'sampleEvents' | 'venueIds' | 'organizerIds' | 'tagIds' | 'topCategories'>;
   scenarios: ScenarioResult[];
-  rss: { startupMB: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
+  rss: { startupMB: number; idleMB?: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
   explain?: { sql: string; values: unknown[]; plan: string }[];
   profile?: ProfileSummary;
 }
@@ -412,6 +430,12 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     console.error(`  ${sc.label.padEnd(47)} ${q.sql ?? '?'} SQL/request (${q.source}), ${(q.bodyBytes / 1024).toFixed(1)} KB`);
   }
   if (!listSample) listSample = await (await fetch(`${server.baseUrl}${NS}/events?per_page=50`)).text();
+  // Idle: the process has served every route once, then rests.
+  await new Promise((r) => setTimeout(r, 5000));
+  result.rss.idleMB = mb(rss.current() ?? 0);
+  // The bodies the static floor will serve: exactly what the server answers.
+  const staticBodies: Record<string, string> = {};
+  for (const sc of STATIC) staticBodies[sc.path(seed) as string] = await (await fetch(server.baseUrl + (sc.path(seed) as string))).text();
 
   // The statements of the main list, for EXPLAIN ANALYZE.
   await server.record();
@@ -446,7 +470,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
         explain(async (sql, values) => (await c.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n'), listStatements),
       );
     } else {
-      const db = await PGlite.create(dataDir!);
+      const db = await PGlite.create(dataDir!, { extensions: { pg_trgm } });
       try {
         result.explain = await explain(
           async (sql, values) => (await db.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, values)).rows.map((r) => r['QUERY PLAN']).join('\n'),
@@ -473,6 +497,8 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   }
 
   await dbClient?.end();
+  await staticFloor(result, staticBodies, seed);
+  if (COMPARE_URL) await compareWith(COMPARE_URL, result, seed);
   if (profileHere) result.profile = await profileServer(childEnv, seed);
 
   // Drop this size's database / directory now rather than at exit.
@@ -481,6 +507,60 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
 }
 
 /** One server run under --cpu-prof while GET /events?per_page=50 is hammered at the highest connection count. */
+async function staticFloor(result: RunResult, bodies: Record<string, string>, seed: SeedInfo) {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cal-bench-static-')), 'bodies.json');
+  cleanups.push(() => rmSync(path.dirname(file), { recursive: true, force: true }));
+  writeFileSync(file, JSON.stringify(bodies));
+  const floor = await startChild({ script: 'test/bench/static-floor.ts', env: { BENCH_STATIC_BODIES: file }, label: 'static floor' });
+  const frss = rssSampler(floor.pid);
+  for (const sc of STATIC) {
+    const entry: ScenarioResult = { key: sc.key, label: sc.label, sqlPerRequest: 0, sqlSource: 'n/a', bodyBytes: Buffer.byteLength(bodies[sc.path(seed) as string]), runs: [] };
+    result.scenarios.push(entry);
+    for (const conns of CONNECTIONS) entry.runs.push(await measure(floor, sc, seed, conns, 1, frss, null));
+  }
+  frss.stop();
+  await floor.stop();
+  cleanups.pop()?.();
+}
+
+/** The comparable scenarios against BENCH_COMPARE_URL (its CPU and RSS are not ours to read). */
+async function compareWith(url: URL, result: RunResult, seed: SeedInfo) {
+  const other = { pid: -1, port: Number(url.port), readyMs: 0, baseUrl: url.origin } as Child;
+  const noRss = { take: () => 0, period: () => 0, current: () => null, stop: () => {} } as unknown as ReturnType<typeof rssSampler>;
+  const prefix = url.pathname;
+  for (const key of COMPARABLE) {
+    const ours = SCENARIOS.find((s) => s.key === key)!;
+    if (ONLY && !ONLY.has(key)) continue;
+    const sc: Scenario = { ...ours, key: `compare:${key}`, label: `compare ${ours.label}`, target: 'compare', path: (s) => (ours.path(s) as string).replace(NS, prefix) };
+    const res = await fetch(url.origin + (sc.path(seed) as string)).catch((e: Error) => e);
+    if (res instanceof Error || res.status !== 200) {
+      console.error(`  compare: ${sc.label}: ${res instanceof Error ? (res.cause as Error)?.message ?? res.message : `answered ${res.status}`}; skipped`);
+      continue;
+    }
+    const body = await res.text();
+    const entry: ScenarioResult = { key: sc.key, label: sc.label, sqlPerRequest: null, sqlSource: 'n/a', bodyBytes: Buffer.byteLength(body), runs: [] };
+    result.scenarios.push(entry);
+    for (const conns of CONNECTIONS) entry.runs.push(await measure(other, sc, seed, conns, 1, noRss, null));
+  }
+}
+
+/** `server req/s ÷ other req/s` per connection count, for the static floor and the compared implementation. */
+function floorRatios(r: RunResult): string[] {
+  const lines: string[] = [];
+  const rps = (key: string, c: number) => r.scenarios.find((s) => s.key === key)?.runs.filter((m) => m.connections === c).at(-1)?.rps;
+  for (const c of CONNECTIONS) {
+    for (const key of ['events', 'events50']) {
+      const [ours, floor] = [rps(key, c), rps(`static:${key}`, c)];
+      if (ours && floor) lines.push(`c=${c}: ${key} ${ours} req/s ÷ static floor ${floor} req/s = ${(ours / floor).toFixed(3)}`);
+    }
+    for (const key of COMPARABLE) {
+      const [ours, theirs] = [rps(key, c), rps(`compare:${key}`, c)];
+      if (ours && theirs) lines.push(`c=${c}: ${key} ${ours} req/s ÷ ${COMPARE_URL?.host} ${theirs} req/s = ${(ours / theirs).toFixed(2)}×`);
+    }
+  }
+  return lines;
+}
+
 async function profileServer(childEnv: Record<string, string | undefined>, seed: SeedInfo): Promise<ProfileSummary> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-bench-prof-'));
   try {
@@ -633,6 +713,10 @@ function targets(): Target[] {
   if (listSql.length) out.push({ what: 'SQL per list request (max over lists)', target: '≤ 6', measured: String(Math.max(...listSql)), ok: Math.max(...listSql) <= 6 });
   const rssMax = Math.max(...results.flatMap((r) => r.rss.roundMaxMB));
   if (Number.isFinite(rssMax)) out.push({ what: 'server RSS (max over all runs)', target: '≤ 250 MB', measured: `${rssMax} MB`, ok: rssMax <= 250 });
+  for (const r of results) {
+    const limit = r.backend === 'postgres' ? 150 : 300;
+    if (r.rss.idleMB !== undefined) out.push({ what: `${r.size / 1000}k ${r.backend} idle RSS`, target: `≤ ${limit} MB`, measured: `${r.rss.idleMB} MB`, ok: r.rss.idleMB <= limit });
+  }
   return out;
 }
 
@@ -651,7 +735,8 @@ function report(): string {
     if (loads.some((l) => l > cpus)) {
       parts.push(`NOTE: load average up to ${Math.max(...loads)} on ${cpus} CPUs during these runs: other work competed for the CPU; compare CPU ms/req rather than req/s.`);
     }
-    parts.push(`server RSS: ${r.rss.startupMB} MB at start; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
+    parts.push(...floorRatios(r));
+    parts.push(`server RSS: ${r.rss.startupMB} MB at start, ${r.rss.idleMB ?? '?'} MB idle after warm-up; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
     for (const [when, m] of Object.entries(r.rss.breakdown)) {
       parts.push(`  ${when}: rss ${m.rss} MB = V8 heap ${m.heapTotal} MB (used ${m.heapUsed}) + external ${m.external} MB (array buffers ${m.arrayBuffers}) + code/other`);
     }

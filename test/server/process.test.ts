@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,6 +66,34 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('npm start runs the compiled server as its direct child, and SIGTERM to npm stops it gracefully', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: 'memory:', CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', () => {
+        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
+        if (m) resolve(m[1]);
+      });
+      void exited.then((code) => reject(new Error(`npm start exited (${code}) before listening`)));
+    });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    // No shell or TypeScript loader in between: npm's child is node running dist/.
+    const server = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim();
+    expect(server).toMatch(/^\d+ node dist\/src\/server\/main\.js$/);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('"msg":"stopped"');
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    expect(() => process.kill(Number(server.split(' ')[0]), 0)).toThrow();
+  }, 240_000);
 
   it.each([
     [{ DATABASE_URL: 'mysql://localhost/x' }, /^cal-events: DATABASE_URL: unsupported scheme "mysql:"/],

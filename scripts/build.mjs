@@ -1,0 +1,72 @@
+// Compiles the server to dist/ (tsc, tsconfig.build.json) and copies the files it reads at run time
+// (GraphQL operations, i18n JSON, the doc template, schema.prisma and the migrations).
+//
+//   node scripts/build.mjs            build (incremental)
+//   node scripts/build.mjs --if-stale build only when a source is newer than the last build, or
+//                                     when files were added or removed (then from scratch): `npm start`
+//                                     runs this first, so a checkout or an edit never runs old code
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
+const stampFile = path.join(dist, '.build-stamp.json');
+const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/migrations', 'prisma/schema.prisma', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'package-lock.json'];
+/** Non-TypeScript files the compiled server reads, relative to the repo (same place under dist/). */
+const ASSET = /\.(graphql|json|prisma|sql|toml)$/;
+const ASSET_DIRS = ['rest-facade', 'prisma/migrations', 'prisma/schema.prisma'];
+
+function walk(rel, out) {
+  const abs = path.join(root, rel);
+  if (!existsSync(abs)) return out;
+  const st = statSync(abs);
+  if (!st.isDirectory()) {
+    out.push([rel, st.mtimeMs]);
+    return out;
+  }
+  for (const name of readdirSync(abs)) walk(path.join(rel, name), out);
+  return out;
+}
+
+function inputs() {
+  const files = SOURCES.flatMap((s) => walk(s, []));
+  const newest = Math.max(...files.map(([, m]) => m));
+  const list = createHash('sha256').update(files.map(([f]) => f).sort().join('\n')).digest('hex');
+  return { newest, list };
+}
+
+function readStamp() {
+  try {
+    return { ...JSON.parse(readFileSync(stampFile, 'utf8')), mtime: statSync(stampFile).mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+const ifStale = process.argv.includes('--if-stale');
+const now = inputs();
+const stamp = readStamp();
+if (ifStale && stamp && stamp.list === now.list && now.newest <= stamp.mtime) process.exit(0);
+// A removed source would otherwise live on in dist/ (operations are read by directory listing).
+if (stamp && stamp.list !== now.list) rmSync(dist, { recursive: true, force: true });
+
+const started = Date.now();
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+if (result.status !== 0) {
+  process.stderr.write('build: tsc failed; dist/ is not up to date\n');
+  process.exit(result.status ?? 1);
+}
+for (const rel of ASSET_DIRS) {
+  cpSync(path.join(root, rel), path.join(dist, rel), {
+    recursive: true,
+    filter: (src) => statSync(src).isDirectory() || ASSET.test(src),
+  });
+}
+mkdirSync(dist, { recursive: true });
+writeFileSync(stampFile, JSON.stringify({ list: now.list }));
+process.stderr.write(`build: dist/ compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
