@@ -24,7 +24,18 @@ export interface Database {
   /** The embedded instance (PGlite kinds only), e.g. for `dumpDataDir()`. */
   pglite?: PGlite;
   ping(): Promise<void>;
+  /**
+   * Runs `fn` on one dedicated session (PGlite: the instance; PostgreSQL: a new connection, closed
+   * afterwards), outside Prisma: for maintenance such as recovering a failed migration.
+   */
+  session<T>(fn: (session: DatabaseSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A raw session: `query` runs one statement (with parameters), `exec` a script of several. */
+export interface DatabaseSession {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  exec(script: string): Promise<unknown>;
 }
 
 export interface OpenDatabaseOptions {
@@ -105,6 +116,7 @@ async function openPGlite(
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },
+    session: (fn) => fn({ query: (sql, params) => pglite.query(sql, params), exec: (script) => pglite.exec(script) }),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -150,6 +162,15 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     adapterFactory: factory,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
+    },
+    session: async (fn) => {
+      const client = new pg.Client(config);
+      await client.connect();
+      try {
+        return await fn({ query: async (sql, params) => (await client.query(sql, params)) as never, exec: (script) => client.query(script) });
+      } finally {
+        await client.end();
+      }
     },
     close: () => prisma.$disconnect(),
   };
