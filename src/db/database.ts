@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
+import { guardInput } from './input-guard.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
@@ -107,7 +108,7 @@ async function openPGlite(
       return { ...adapter, dispose: () => shadow.close() };
     },
   };
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = guardInput(new PrismaClient({ adapter: factory }));
   return {
     prisma,
     kind,
@@ -155,7 +156,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     },
     connectToShadowDb: () => new PrismaPg(config).connectToShadowDb(),
   };
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = guardInput(new PrismaClient({ adapter: factory }));
   return {
     prisma,
     kind: 'postgres',
