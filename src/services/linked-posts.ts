@@ -118,7 +118,8 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
     where: {
       AND: [
         { name: { equals: name, mode: 'insensitive' }, status: { not: 'trash' } },
-        input.description ? { content: input.description } : {},
+        // Case-insensitive as the plugin's MySQL collation compares (issue 14 item 1).
+        input.description ? { content: { equals: input.description, mode: 'insensitive' } } : {},
         readableWhere(ctx),
       ],
     },
