@@ -14,6 +14,7 @@ import {
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
+import { guardInput } from './input-guard.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
@@ -25,7 +26,18 @@ export interface Database {
   /** The embedded instance (PGlite kinds only), e.g. for `dumpDataDir()`. */
   pglite?: PGlite;
   ping(): Promise<void>;
+  /**
+   * Runs `fn` on one dedicated session (PGlite: the instance; PostgreSQL: a new connection, closed
+   * afterwards), outside Prisma: for maintenance such as recovering a failed migration.
+   */
+  session<T>(fn: (session: DatabaseSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A raw session: `query` runs one statement (with parameters), `exec` a script of several. */
+export interface DatabaseSession {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  exec(script: string): Promise<unknown>;
 }
 
 export interface OpenDatabaseOptions {
@@ -107,7 +119,7 @@ async function openPGlite(
       return { ...adapter, dispose: () => shadow.close() };
     },
   };
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = guardInput(new PrismaClient({ adapter: factory }));
   return {
     prisma,
     kind,
@@ -116,6 +128,7 @@ async function openPGlite(
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
     },
+    session: (fn) => fn({ query: (sql, params) => pglite.query(sql, params), exec: (script) => pglite.exec(script) }),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -154,13 +167,22 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     },
     connectToShadowDb: () => new PrismaPg(config).connectToShadowDb(),
   };
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = guardInput(new PrismaClient({ adapter: factory }));
   return {
     prisma,
     kind: 'postgres',
     adapterFactory: factory,
     ping: async () => {
       await prisma.$queryRaw`SELECT 1`;
+    },
+    session: async (fn) => {
+      const client = new pg.Client(config);
+      await client.connect();
+      try {
+        return await fn({ query: async (sql, params) => (await client.query(sql, params)) as never, exec: (script) => client.query(script) });
+      } finally {
+        await client.end();
+      }
     },
     close: () => prisma.$disconnect(),
   };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
-import { openDatabase, type Database } from './database.ts';
+import { openDatabase, type Database, type DatabaseSession } from './database.ts';
 
 const prismaDir = fileURLToPath(new URL('../../prisma/', import.meta.url));
 export const migrationsDir = path.join(prismaDir, 'migrations');
@@ -25,8 +25,13 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-/** Applies the pending migrations of prisma/migrations; returns the names applied (none when up to date). */
+/**
+ * Applies the pending migrations of prisma/migrations; returns the names applied (none when up to
+ * date). A migration left failed by an earlier run (killed midway, or its SQL failed) is retried
+ * when its changes were rolled back (`recoverFailedMigrations`).
+ */
 export async function applyMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
+  await recoverFailedMigrations(db, opts);
   const migrationsList = await readMigrations();
   return withMigrationLock(db, async () => {
     // The engine (a 5 MB WebAssembly module, ~40 MB once running) is loaded only when there is work.
@@ -70,6 +75,82 @@ async function withMigrationLock<T>(db: Database, fn: () => Promise<T>): Promise
     },
     { maxWait: MIGRATION_LOCK_WAIT_MS, timeout: MIGRATION_LOCK_WAIT_MS },
   );
+}
+
+/** The advisory lock key `prisma migrate` holds while it applies migrations (PostgreSQL). */
+const PRISMA_MIGRATE_LOCK = 72707369;
+
+/**
+ * Each migration script runs as one transaction (one simple-protocol query, see database.ts), so a
+ * process killed midway leaves the schema as it was, but `_prisma_migrations` keeps the row of the
+ * attempt as failed and the schema engine then refuses every later start (P3009). Such a row is
+ * marked rolled back (what `prisma migrate resolve --rolled-back` does) when the script still
+ * applies cleanly, checked by running it in a transaction that is rolled back; the engine then
+ * applies it again. Otherwise (its changes are there, or it fails by itself) a MigrationError
+ * names the operator's way out: `npm run cal -- migrate:resolve`. Runs under Prisma's advisory lock,
+ * so a migration another instance is applying right now is never taken for a failed one.
+ */
+async function recoverFailedMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
+  return db.session(async (session) => {
+    const { rows: present } = await session.query<{ present: boolean }>(
+      "SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present",
+    );
+    if (!present[0]?.present) return [];
+    if (db.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    try {
+      const { rows } = await session.query<{ id: string; migration_name: string }>(
+        'SELECT id, migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL ORDER BY started_at',
+      );
+      const recovered: string[] = [];
+      for (const { id, migration_name: name } of rows) {
+        const file = path.join(migrationsDir, name, 'migration.sql');
+        const script = existsSync(file) ? await readFile(file, 'utf8') : null;
+        const problem = script === null ? 'its migration.sql is missing' : await dryRun(session, script);
+        if (problem !== null) {
+          throw new MigrationError(
+            `migration ${name} failed in an earlier run and cannot be applied again (${problem}). ` +
+              `If its changes are in the database, run \`npm run cal -- migrate:resolve --applied ${name}\`; ` +
+              `if you removed them, \`npm run cal -- migrate:resolve --rolled-back ${name}\`.`,
+          );
+        }
+        await session.query('UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = $1', [id]);
+        opts.log?.(`migration ${name} had failed in an earlier run and left no changes: applying it again`);
+        recovered.push(name);
+      }
+      return recovered;
+    } finally {
+      if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);
+    }
+  });
+}
+
+/** Runs a script in a transaction that is always rolled back; null when it ran cleanly, else the error. */
+async function dryRun(session: DatabaseSession, script: string): Promise<string | null> {
+  try {
+    await session.exec('BEGIN');
+    await session.exec(script);
+    return null;
+  } catch (e) {
+    return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  } finally {
+    await session.exec('ROLLBACK');
+  }
+}
+
+/**
+ * `migrate:resolve`: records by hand how a failed migration ended, like `prisma migrate resolve`:
+ * `applied` (its changes are in the database: the row is marked finished) or `rolled-back` (they
+ * are not: the next start applies it again). Returns false when no failed row has that name.
+ */
+export async function resolveFailedMigration(db: Database, name: string, outcome: 'applied' | 'rolled-back'): Promise<boolean> {
+  return db.session(async (session) => {
+    const set = outcome === 'applied' ? 'finished_at = now(), applied_steps_count = 1, logs = NULL' : 'rolled_back_at = now()';
+    const { rows } = await session.query(
+      `UPDATE _prisma_migrations SET ${set} WHERE migration_name = $1 AND finished_at IS NULL AND rolled_back_at IS NULL RETURNING id`,
+      [name],
+    );
+    return rows.length > 0;
+  });
 }
 
 /** The SQL that would bring the database to schema.prisma; '' when they already match. */

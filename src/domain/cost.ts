@@ -129,7 +129,8 @@ export function formatCost(
 /**
  * Currency symbol and position inferred from a cost as sent on a REST write (`parse_currency_symbol`
  * / `parse_currency_position`): `"20$"` → `$`/`postfix`, `"$20"` → `$`/`prefix`, `"20"` → `""`/`""`.
- * A string is split on commas; inconsistent symbols or positions give `""`.
+ * A string is split on commas; inconsistent symbols or positions give `""`, and so does a "symbol"
+ * longer than 16 characters (issue 8: it used to overflow its column, a 500).
  */
 export function inferCurrency(cost: string | readonly string[] | null | undefined): { symbol: string; position: CurrencyPosition } {
   const none = { symbol: '', position: '' as CurrencyPosition };
@@ -163,7 +164,8 @@ export function inferCurrency(cost: string | readonly string[] | null | undefine
     i++;
   }
   const symbol = symbols[0] ?? '';
-  if (!symbol) return none;
+  // Longer than the stored column (16): text around the number rather than a currency symbol.
+  if (!symbol || symbol.length > 16) return none;
 
   const positions: CurrencyPosition[] = [];
   for (const original of originals) {

@@ -24,13 +24,73 @@ export function escapeHtml(text: string | null | undefined): string {
 const ALLBLOCKS =
   '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
 
+/** The next index of `needle` at or after `from`, remembering the last answer (scans stay linear). */
+function forwardFinder(text: string, needle: string): (from: number) => number {
+  let found = -2;
+  return (from) => {
+    if (found === -1 || (found >= from && found !== -2)) return found;
+    found = text.indexOf(needle, from);
+    return found;
+  };
+}
+
+/**
+ * `wp_html_split`: text and markup alternately (odd indices are comments `<!--…-->` and tags
+ * `<…>`), as `text.split(/(<!--[\s\S]*?-->|<[^>]*>)/)` answers, but in linear time (the regular
+ * expression rescans to the end of the text from every `<` that has no `>` after it).
+ */
+function splitHtml(text: string): string[] {
+  const parts: string[] = [];
+  const nextGt = forwardFinder(text, '>');
+  const nextCommentEnd = forwardFinder(text, '-->');
+  let textStart = 0;
+  let lt = text.indexOf('<');
+  while (lt !== -1) {
+    let end = -1;
+    if (text.startsWith('<!--', lt)) {
+      const close = nextCommentEnd(lt + 4);
+      if (close !== -1) end = close + 3;
+    }
+    if (end === -1) {
+      const gt = nextGt(lt + 1);
+      if (gt === -1) break; // no `>` left: the rest is text
+      end = gt + 1;
+    }
+    parts.push(text.slice(textStart, lt), text.slice(lt, end));
+    textStart = end;
+    lt = text.indexOf('<', end);
+  }
+  parts.push(text.slice(textStart));
+  return parts;
+}
+
+
 /** `wp_replace_in_html_tags`: replacements applied only inside tags and comments. */
 function replaceInHtmlTags(html: string, pairs: Record<string, string>): string {
-  return html.replace(/<!--[\s\S]*?-->|<[^>]*>/g, (tag) => {
-    let out = tag;
-    for (const [from, to] of Object.entries(pairs)) out = out.split(from).join(to);
-    return out;
-  });
+  const parts = splitHtml(html);
+  for (let i = 1; i < parts.length; i += 2) {
+    for (const [from, to] of Object.entries(pairs)) parts[i] = parts[i].split(from).join(to);
+  }
+  return parts.join('');
+}
+
+/** `<script>`, `<style>` and `<svg>` elements keep their newlines (`<WPPreserveNewline />`), linearly. */
+function preserveNewlinesInRawText(html: string): string {
+  const closers = new Map<string, (from: number) => number>();
+  let out = '';
+  let last = 0;
+  for (const m of html.matchAll(/<(script|style|svg)/g)) {
+    if (m.index < last) continue;
+    const name = m[1];
+    let next = closers.get(name);
+    if (!next) closers.set(name, (next = forwardFinder(html, `</${name}>`)));
+    const close = next(m.index + m[0].length);
+    if (close === -1) continue;
+    const end = close + name.length + 3;
+    out += html.slice(last, m.index) + html.slice(m.index, end).replace(/\n/g, '<WPPreserveNewline />');
+    last = end;
+  }
+  return out + html.slice(last);
 }
 
 const trimNewlines = (s: string) => s.replace(/^\n+|\n+$/g, '');
@@ -38,6 +98,10 @@ const trimNewlines = (s: string) => s.replace(/^\n+|\n+$/g, '');
 /**
  * `wpautop`: blank lines separate paragraphs (`<p>…</p>`), single newlines become `<br />`, existing
  * block markup is kept. Output trimmed; empty or blank input → `""`.
+ * Linear in the text's length (issue 8): a pattern starting with `\s*` starts only at the first
+ * white space of a run (`(?<!\s)`), a tag pattern stops at the next `<` (`[^<>]*`), tags are
+ * found by `splitHtml`. (`@wordpress/autop` keeps WordPress's quadratic patterns: 20,000 spaces
+ * take it 2 s, so it is not used.)
  */
 export function autop(text: string | null | undefined, br = true): string {
   if (text === null || text === undefined || String(text).trim() === '') return '';
@@ -69,22 +133,22 @@ export function autop(text: string | null | undefined, br = true): string {
   pee = replaceInHtmlTags(pee, { '\n': ' <!-- wpnl --> ' });
 
   if (pee.includes('<option')) {
-    pee = pee.replace(/\s*<option/g, '<option').replace(/<\/option>\s*/g, '</option>');
+    pee = pee.replace(/(?<!\s)\s*<option/g, '<option').replace(/<\/option>\s*/g, '</option>');
   }
   if (pee.includes('</object>')) {
     pee = pee
-      .replace(/(<object[^>]*>)\s*/g, '$1')
-      .replace(/\s*<\/object>/g, '</object>')
-      .replace(/\s*(<\/?(?:param|embed)[^>]*>)\s*/g, '$1');
+      .replace(/(<object[^<>]*>)\s*/g, '$1')
+      .replace(/(?<!\s)\s*<\/object>/g, '</object>')
+      .replace(/(?<!\s)\s*(<\/?(?:param|embed)[^<>]*>)\s*/g, '$1');
   }
   if (pee.includes('<source') || pee.includes('<track')) {
     pee = pee
-      .replace(/([<[](?:audio|video)[^>\]]*[>\]])\s*/g, '$1')
-      .replace(/\s*([<[]\/(?:audio|video)[>\]])/g, '$1')
-      .replace(/\s*(<(?:source|track)[^>]*>)\s*/g, '$1');
+      .replace(/([<[](?:audio|video)[^<>[\]]*[>\]])\s*/g, '$1')
+      .replace(/(?<!\s)\s*([<[]\/(?:audio|video)[>\]])/g, '$1')
+      .replace(/(?<!\s)\s*(<(?:source|track)[^<>]*>)\s*/g, '$1');
   }
   if (pee.includes('<figcaption')) {
-    pee = pee.replace(/\s*(<figcaption[^>]*>)/g, '$1').replace(/<\/figcaption>\s*/g, '</figcaption>');
+    pee = pee.replace(/(?<!\s)\s*(<figcaption[^<>]*>)/g, '$1').replace(/<\/figcaption>\s*/g, '</figcaption>');
   }
 
   pee = pee.replace(/\n\n+/g, '\n\n');
@@ -94,22 +158,22 @@ export function autop(text: string | null | undefined, br = true): string {
 
   pee = pee.replace(/<p>\s*<\/p>/g, '');
   pee = pee.replace(/<p>([^<]+)<\/(div|address|form)>/g, '<p>$1</p></$2>');
-  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^<>]*>)\\s*</p>`, 'g'), '$1');
   pee = pee.replace(/<p>(<li.+?)<\/p>/g, '$1');
   pee = pee.replace(/<p><blockquote([^>]*)>/gi, '<blockquote$1><p>');
   pee = pee.split('</blockquote></p>').join('</p></blockquote>');
-  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^>]*>)`, 'g'), '$1');
-  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*</p>`, 'g'), '$1');
+  pee = pee.replace(new RegExp(`<p>\\s*(</?${ALLBLOCKS}[^<>]*>)`, 'g'), '$1');
+  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^<>]*>)\\s*</p>`, 'g'), '$1');
 
   if (br) {
-    pee = pee.replace(/<(script|style|svg)[\s\S]*?<\/\1>/g, (m) => m.replace(/\n/g, '<WPPreserveNewline />'));
+    pee = preserveNewlinesInRawText(pee);
     pee = pee.replace(/<br>|<br\/>/g, '<br />');
-    pee = pee.replace(/(?<!<br \/>)\s*\n/g, '<br />\n');
+    pee = pee.replace(/(?:(?<!<br \/>)(?<!\s)|(?<=<br \/>\s))\s*\n/g, '<br />\n');
     pee = pee.split('<WPPreserveNewline />').join('\n');
   }
 
-  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^>]*>)\\s*<br />`, 'g'), '$1');
-  pee = pee.replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^>]*>)/g, '$1');
+  pee = pee.replace(new RegExp(`(</?${ALLBLOCKS}[^<>]*>)\\s*<br />`, 'g'), '$1');
+  pee = pee.replace(/<br \/>(\s*<\/?(?:p|li|div|dl|dd|dt|th|pre|td|ul|ol)[^<>]*>)/g, '$1');
   pee = pee.replace(/\n<\/p>$/, '</p>');
 
   for (const [name, original] of preTags) pee = pee.split(name).join(original);
@@ -238,7 +302,7 @@ const NO_TEXTURIZE = /^<\/?(pre|code|kbd|style|script|tt)(?=[\s>/])/i;
  */
 export function texturize(text: string | null | undefined): string {
   if (text === null || text === undefined || text === '') return '';
-  const parts = String(text).split(/(<!--[\s\S]*?-->|<[^>]*>)/);
+  const parts = splitHtml(String(text));
   const stack: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];

@@ -32,7 +32,8 @@ export async function authenticate(prisma: PrismaClient, request: AuthRequest): 
   const attempt = { login, ip };
   const verdict = throttle.check(attempt);
   if (verdict) return { error: 'throttled', retryAfter: verdict.retryAfter };
-  const viewer = await verifyCredentials(prisma, login, decoded.slice(colon + 1), { ip, now });
+  // A NUL cannot be in any stored login (the database refuses it): wrong credentials, not a 500.
+  const viewer = login.includes('\0') ? null : await verifyCredentials(prisma, login, decoded.slice(colon + 1), { ip, now });
   if (!viewer) {
     throttle.fail(attempt);
     return { error: 'invalid_credentials' };

@@ -10,7 +10,7 @@ import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { defaultSiteSettings } from './config.ts';
 import { createContext, type Context, type Viewer } from '../context.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
-import { applyMigrations, MigrationError } from '../db/migrate.ts';
+import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   createApplicationPassword,
@@ -46,12 +46,17 @@ Commands:
   app-password:create --login L --name N [--json]                prints the password once
   app-password:list --login L [--json]
   app-password:revoke --uuid U
+  migrate:resolve (--applied NAME | --rolled-back NAME)           record how a failed migration ended
 
 Roles: ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')} (any case).
 --password-stdin reads the password from the first line of standard input (keeps it out of ps and shell history).
 
 Environment: DATABASE_URL (postgres://…, memory:, or unset for the embedded database in
 CAL_DATA_DIR, default ./data). Stop the server first when it uses the embedded database.
+
+A migration that failed is applied again at the next start when it left no changes; otherwise the
+start stops and names it: repair the database, then migrate:resolve --applied NAME (its changes are
+in place) or --rolled-back NAME (they are not; the next start applies it again).
 
 Exit codes: 0 done, 1 refused or failed, 2 bad command line.`;
 
@@ -70,7 +75,9 @@ type Values = Record<string, string | boolean | undefined>;
 interface Command {
   options: Options;
   required: string[];
-  run(ctx: Context, v: Values, io: Io): Promise<void>;
+  /** false: run on the database as it is, without applying pending migrations first. */
+  migrate?: boolean;
+  run(ctx: Context, v: Values, io: Io, db: Database): Promise<void>;
 }
 
 const str = { type: 'string' } as const;
@@ -178,6 +185,21 @@ const commands: Record<string, Command> = {
       io.out(`revoked application password "${revoked.name}" (${revoked.uuid})`);
     },
   },
+  'migrate:resolve': {
+    options: { applied: str, 'rolled-back': str },
+    required: [],
+    migrate: false,
+    async run(_ctx, v, io, db) {
+      const applied = v.applied as string | undefined;
+      const rolledBack = v['rolled-back'] as string | undefined;
+      if ((applied === undefined) === (rolledBack === undefined)) throw new UsageError('give --applied NAME or --rolled-back NAME');
+      const name = (applied ?? rolledBack)!;
+      if (!(await resolveFailedMigration(db, name, applied !== undefined ? 'applied' : 'rolled-back'))) {
+        throw new UsageError(`no failed migration named "${name}"`);
+      }
+      io.out(`migration ${name} recorded as ${applied !== undefined ? 'applied' : 'rolled back'}`);
+    },
+  },
 };
 
 function parse(argv: string[]): { name: string; command: Command; values: Values } | 'help' {
@@ -225,9 +247,9 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   let db: Database | undefined;
   try {
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
-    await applyMigrations(db);
+    if (parsed.command.migrate !== false) await applyMigrations(db);
     const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER });
-    await parsed.command.run(ctx, parsed.values, io);
+    await parsed.command.run(ctx, parsed.values, io, db);
     return EXIT_OK;
   } catch (e) {
     if (e instanceof UsageError) {

@@ -212,13 +212,13 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
     if (rels[rel]) delete rels[rel]!.deleteMany;
   }
   const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
-  return insertPost(ctx, 'EVENT', (id) => {
-    const insert = (slug: string | null) =>
-      retryOnWriteConflict(() =>
-        ctx.prisma.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
-      ).then((e) => e.id);
-    return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
-  });
+  const insert = (slug: string | null) =>
+    retryOnWriteConflict(() =>
+      insertPost(ctx, 'EVENT', (db, id) =>
+        db.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
+      ),
+    ).then((e) => e.id);
+  return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
 }
 
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {

@@ -118,7 +118,8 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
     where: {
       AND: [
         { name: { equals: name, mode: 'insensitive' }, status: { not: 'trash' } },
-        input.description ? { content: input.description } : {},
+        // Case-insensitive as the plugin's MySQL collation compares (issue 14 item 1).
+        input.description ? { content: { equals: input.description, mode: 'insensitive' } } : {},
         readableWhere(ctx),
       ],
     },
@@ -135,8 +136,8 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   const now = stamp(ctx);
   const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone: ctx.settings.timezone, status });
   const data = await fieldData(ctx, kind, input);
-  return insertPost(ctx, kind, (id) => writeWithUniqueSlug(name, slugsLike(ctx, kind), async (slug) => {
-    const created = await delegate(ctx, kind).create({
+  return writeWithUniqueSlug(name, slugsLike(ctx, kind), (slug) => insertPost(ctx, kind, async (db, id) => {
+    const created = await (kind === 'VENUE' ? db.venue : (db.organizer as unknown as typeof db.venue)).create({
       data: {
         ...(data as { name: string }),
         name,

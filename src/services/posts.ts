@@ -1,3 +1,4 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { normalizeSlugLookup } from '../domain/slug.ts';
@@ -116,16 +117,22 @@ export function trashedData(row: PostRow, now: { utc: Date; local: Date }) {
   };
 }
 
+/** The client a write inside `insertPost`'s transaction runs on. */
+type PostWriter = Prisma.TransactionClient;
+
 /**
- * Creates a post of one kind under a freshly allocated ID of the shared post space. The ID row is
- * removed again when the insert fails, so failed writes leave no trace.
+ * Creates a post of one kind under a freshly allocated ID of the shared post space: the ID row
+ * and the record are written in one transaction (issue 8 item 8), so a failed insert, or a process
+ * killed between the two statements, leaves no orphan `Post` row. Callers retrying on a slug clash
+ * or a write conflict retry the whole call (a failed statement aborts the transaction).
  */
-export async function insertPost<T>(ctx: Context, type: PostKind, insert: (id: number) => Promise<T>): Promise<T> {
-  const { id } = await ctx.prisma.post.create({ data: { type }, select: { id: true } });
-  try {
-    return await insert(id);
-  } catch (error) {
-    await ctx.prisma.post.delete({ where: { id } }).catch(() => {});
-    throw error;
-  }
+export function insertPost<T>(ctx: Context, type: PostKind, insert: (db: PostWriter, id: number) => Promise<T>): Promise<T> {
+  return ctx.prisma.$transaction(
+    async (tx) => {
+      const { id } = await tx.post.create({ data: { type }, select: { id: true } });
+      return insert(tx, id);
+    },
+    // Waiting for a pooled connection or PGlite's single one under load is not an error.
+    { maxWait: 30_000, timeout: 60_000 },
+  );
 }

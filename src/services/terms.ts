@@ -335,7 +335,9 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
   }
   if (filter.slug !== undefined && filter.slug !== null) {
     if (!filter.slug.trim()) throw new ValidationError('The slug cannot be empty.', 'slug', 'EMPTY');
-    and.push({ slug: normalizeSlugLookup(filter.slug) || '\u0000' });
+    const slug = normalizeSlugLookup(filter.slug);
+    // A slug that normalizes to nothing names no term (it used to send a NUL to SQL: a 500).
+    and.push(slug ? { slug } : { id: { in: [] } });
   }
   if (filter.hideEmpty ?? true) and.push({ events: { some: { event: { status: 'publish' } } } });
 

@@ -18,6 +18,9 @@ const ROLE: Record<Exclude<TestRole, 'admin'>, 'EDITOR' | 'AUTHOR' | 'CONTRIBUTO
 export const ADMIN_LOGIN = 'admin';
 export const passwordOf = (login: string) => `password-${login}`;
 
+/** The site zone of the WordPress that recorded the reference samples (the server's default is UTC). */
+export const SAMPLE_TIMEZONE = 'America/New_York';
+
 /** The instant the reference samples were recorded (2026-11-21 07:12:40 in New York). */
 export const SAMPLE_CLOCK = new Date('2026-11-21T12:12:40Z');
 
@@ -70,7 +73,7 @@ export interface TestServerOptions {
  */
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const db = await createTestDatabase();
-  const config = loadConfig({ CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
+  const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
   const { app } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined });

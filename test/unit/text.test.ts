@@ -71,3 +71,34 @@ describe('escapeHtml', () => {
     expect(escapeHtml(null)).toBe('');
   });
 });
+
+// Issue 8 item 4: the filters used to rescan the rest of the text from every `<` without a `>`,
+// every white space before a newline, every `<li`/`<div` without `>` (100,000 characters: 19 s).
+// Timings are printed by `test/bench/text.ts`; here the structure of the answers is checked, at a
+// size that a quadratic filter could not finish within the test timeout.
+describe('rendering is linear in the length of the text', () => {
+  const N = 100_000;
+  it('renders pathological texts whole', () => {
+    for (const ch of ['<', '‹']) {
+      const text = ch.repeat(N);
+      expect(renderContent(text)).toBe(`<p>${text}</p>`);
+      expect(renderExcerpt(text)).toBe(`<p>${text}</p>`);
+      expect(renderTitle(text)).toBe(text);
+    }
+    expect(renderContent(`${' '.repeat(N)}a`)).toBe(`<p>${' '.repeat(N)}a</p>`);
+    // Unclosed tags: nothing lost (a tag now ends at the next `<`; WordPress would read
+    // `<div<div</p>` as one tag, malformed either way).
+    expect(renderContent('<li'.repeat(N / 4)).split('<li').length - 1).toBe(N / 4);
+    expect(renderContent('<div'.repeat(N / 4)).split('<div').length - 1).toBe(N / 4);
+    expect(texturize('<!--'.repeat(N / 4))).toBe('<!&#8211;'.repeat(N / 4));
+    expect(renderContent(`${'<script>a\n'.repeat(N / 10)}</script>`)).toContain('<script>a\n<script>');
+  });
+  it('keeps the WordPress answers for the rewritten patterns', () => {
+    expect(autop('a <br />\nb')).toBe('<p>a <br />\nb</p>');
+    expect(autop('a<br /> \nb')).toBe('<p>a<br /> <br />\nb</p>');
+    expect(autop('a  \nb')).toBe('<p>a<br />\nb</p>');
+    expect(autop('<script>a\nb</script>')).toBe('<p><script>a\nb</script></p>');
+    expect(autop('x\n  <option>a</option>  \ny')).toBe('<p>x<option>a</option>y</p>');
+    expect(texturize('<b title="a -- b">"c" -- d</b>')).toBe('<b title="a -- b">&#8220;c&#8221; &#8212; d</b>');
+  });
+});

@@ -1,0 +1,33 @@
+/** Issue 14 item 2: the default site zone is UTC, as a fresh WordPress install has. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+describe('default site time zone', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The test helper sets the samples' zone; an empty value would be refused, so ask for the default.
+    server = await startTestServer({ env: { CAL_TIMEZONE: loadConfig({}).site.timezone } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('is UTC unless CAL_TIMEZONE says otherwise', () => {
+    expect(loadConfig({}).site.timezone).toBe('UTC');
+    expect(loadConfig({ CAL_TIMEZONE: 'Europe/Paris' }).site.timezone).toBe('Europe/Paris');
+  });
+
+  it('makes a publication date without a zone the same instant as date_utc, and events default to UTC', async () => {
+    const r = await server.api('/events', {
+      method: 'POST',
+      as: 'admin',
+      body: { title: 'Zone', start_date: '2026-12-05 19:00', end_date: '2026-12-05 20:00', date: '2026-11-01 10:00:00' },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.date).toBe('2026-11-01 10:00:00');
+    expect(r.body.date_utc).toBe('2026-11-01 10:00:00');
+    expect(r.body.timezone).toBe('UTC');
+    expect(r.body.utc_start_date).toBe('2026-12-05 19:00:00');
+  });
+});
