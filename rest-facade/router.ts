@@ -78,6 +78,8 @@ export function createRestMiddleware({
     routes: bindResourceRoutes(deps),
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    credentialedOrigins: config.corsOrigins,
     logger,
     now,
     settings: { siteTimezone: config.site.timezone, postsPerPage: config.site.postsPerPage, maxPerPage: config.site.maxPerPage },

@@ -5,16 +5,8 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver } from 'graphql-scalars';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
+import { loadNodes } from './node-loader.ts';
 import type { Context } from '../src/context.ts';
-
-async function nullWhenNotFound<T>(load: () => T | Promise<T>): Promise<T | null> {
-  try {
-    return await load();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'P2025') return null;
-    throw error;
-  }
-}
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -37,12 +29,10 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    // Nodes load through each type's `findUnique`, which adds the caller's visibility: a record the
-    // caller may not read is "not found" and answers null, like an unknown ID.
-    nodeQueryOptions: { resolve: (_root, { id }, _ctx, _info, resolveNode) => nullWhenNotFound(() => resolveNode(id)) },
-    nodesQueryOptions: {
-      resolve: (_root, { ids }, _ctx, _info, resolveNodes) => ids.map((id) => nullWhenNotFound(async () => (await resolveNodes([id]))[0])),
-    },
+    // Nodes load in batches, one query per type per request, with the caller's visibility: a record
+    // the caller may not read answers null, like an unknown ID (schema/node-loader.ts).
+    nodeQueryOptions: { resolve: async (_root, { id }, ctx, info) => (await loadNodes(ctx, info, [id]))[0] },
+    nodesQueryOptions: { resolve: (_root, { ids }, ctx, info) => loadNodes(ctx, info, ids) },
   },
   errors: {
     defaultTypes: [],

@@ -83,12 +83,14 @@ export function createLocator(opts: LocatorOptions) {
     if (path === '/wp-json' || path.startsWith('/wp-json/')) {
       return { lang, langPrefix, restPath: path.slice('/wp-json'.length) || '/', query: parseQueryString(ctx.querystring) };
     }
-    if ((path === '/' || path === '/index.php') && /(?:^|&)rest_route=/.test(ctx.querystring)) {
+    if ((path === '/' || path === '/index.php') && /(?:^|&)rest_route(?:=|\[|%5B)/i.test(ctx.querystring)) {
       const query = parseQueryString(ctx.querystring);
       const rr = query.rest_route;
-      if (typeof rr !== 'string' || rr === '') return null;
+      if (rr === '' || rr === undefined) return null;
       delete query.rest_route;
-      const restPath = '/' + rr.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
+      // `rest_route[]=x` (an array or object) names no route: a JSON 404, not the site's HTML one.
+      const route = typeof rr === 'string' ? rr : `rest_route=${JSON.stringify(rr)}`;
+      const restPath = '/' + route.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/');
       return { lang, langPrefix, restPath, query };
     }
     return null;

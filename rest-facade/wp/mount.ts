@@ -66,6 +66,11 @@ export interface WpRestOptions {
   now?: () => Date;
   /** Body size limit in bytes (default 1 MiB) → 413 above. */
   bodyLimit?: number;
+  /**
+   * Origins that get `Access-Control-Allow-Credentials`; others get `Access-Control-Allow-Origin: *`.
+   * Absent: every origin is echoed with credentials (WordPress's behaviour).
+   */
+  credentialedOrigins?: readonly string[];
   /** Serve `/doc` (default true; skipped anyway when `routes` has its own `/doc`). */
   includeDoc?: boolean;
   /** Languages served as `/{lang}/…` (default: all catalogs). */
@@ -101,7 +106,15 @@ export function createWpRestMiddleware(opts: WpRestOptions): Middleware {
     }
     const t = getT(loc.lang);
     const urls = makeUrls(locator.siteFor(ctx), loc.langPrefix);
-    const send: SendOptions = { urls, t, user: ANONYMOUS, httpMethod: ctx.method, query: loc.query, fields: loc.query._fields };
+    const send: SendOptions = {
+      urls,
+      t,
+      user: ANONYMOUS,
+      httpMethod: ctx.method,
+      query: loc.query,
+      fields: loc.query._fields,
+      credentialedOrigins: opts.credentialedOrigins,
+    };
     try {
       await serve(ctx, loc, send);
     } catch (err) {

@@ -130,6 +130,8 @@ export function filterFields(data: unknown, fieldsParam: unknown): unknown {
 /* ---------------------------------------------------------------- headers */
 
 export interface SendOptions {
+  /** Origins allowed credentials (CORS); absent: every origin, as WordPress does. */
+  credentialedOrigins?: readonly string[];
   urls: WpUrls;
   t: TFunction;
   user: Caller;
@@ -155,9 +157,11 @@ export function setStandardHeaders(ctx: Context, o: SendOptions, jsonp: boolean,
   const origin = ctx.get('Origin');
   if (origin) {
     const safe = /^[\x21-\x7e]+$/.test(origin) ? origin : 'null';
-    ctx.set('Access-Control-Allow-Origin', safe);
+    // WordPress echoes every origin with credentials; with a list, only the listed ones get them.
+    const credentialed = !o.credentialedOrigins || o.credentialedOrigins.includes(safe);
+    ctx.set('Access-Control-Allow-Origin', credentialed ? safe : '*');
     ctx.set('Access-Control-Allow-Methods', CORS_METHODS);
-    ctx.set('Access-Control-Allow-Credentials', 'true');
+    if (credentialed) ctx.set('Access-Control-Allow-Credentials', 'true');
     ctx.vary('Origin');
   } else if ((o.httpMethod === 'GET' || o.httpMethod === 'HEAD') && o.user.anonymous) {
     ctx.vary('Origin');

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { guardInput } from './input-guard.ts';
+import { chargeStatement } from './request-budget.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
@@ -53,6 +54,11 @@ export interface OpenDatabaseOptions {
   onQuery?: (sql: string) => void;
   /** `memory:` only: start from this dump of a data directory (`PGlite.dumpDataDir()`). */
   loadDataDir?: Blob;
+  /**
+   * PostgreSQL only: `statement_timeout` of every pooled connection, in ms (0 or absent: none).
+   * Migration scripts lift it for their own transaction (`SET LOCAL`).
+   */
+  statementTimeoutMs?: number;
 }
 
 /** A bad DATABASE_URL or an unreachable database; the message is one line meant for the operator. */
@@ -150,7 +156,13 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
   if (!Number.isInteger(max) || max < 1) {
     throw new DatabaseConfigError(`DATABASE_URL: connection_limit must be a positive integer, got "${limit}"`);
   }
-  const config: pg.PoolConfig = { connectionString: parsed.href, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  const config: pg.PoolConfig = {
+    connectionString: parsed.href,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Sent as a startup parameter: PostgreSQL cancels any statement running longer (SQLSTATE 57014).
+    ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+  };
   await checkConnection(config, parsed);
   log(`database: PostgreSQL at ${describe(parsed)} (pool of ${max})`);
 
@@ -163,7 +175,8 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
       const adapter = await new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }).connect();
       // adapter-pg splits scripts on every ";" (breaking literals that contain one) and runs the
       // parts one by one; one simple-protocol query keeps a migration atomic, as `prisma migrate` does.
-      return wrapAdapter(adapter, opts.onQuery, (script) => pool.query(script));
+      // A migration may legitimately run longer than a request's statement timeout.
+      return wrapAdapter(adapter, opts.onQuery, (script) => pool.query(opts.statementTimeoutMs ? `SET LOCAL statement_timeout = 0;\n${script}` : script));
     },
     connectToShadowDb: () => new PrismaPg(config).connectToShadowDb(),
   };
@@ -266,7 +279,9 @@ function wrapAdapter(
   runScript: (script: string) => Promise<unknown>,
 ): SqlDriverAdapter {
   const seen = (sql: string) => {
-    if (onQuery && !TRANSACTION_CONTROL.test(sql)) onQuery(sql);
+    if (TRANSACTION_CONTROL.test(sql)) return;
+    chargeStatement();
+    onQuery?.(sql);
   };
   return {
     provider: adapter.provider,

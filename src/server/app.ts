@@ -9,6 +9,8 @@ import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
 import { createWebRouter } from '../web/routes.ts';
+import { withQueryBudget } from '../db/request-budget.ts';
+import { corsHeaders, securityHeaders } from './http-headers.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -17,14 +19,15 @@ import { createWebRouter } from '../web/routes.ts';
 export function buildApp({ config, db, logger, now }: { config: Config; db: Database; logger: Logger; now?: () => Date }) {
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
-  const yoga = createGraphQLServer(schema, { logger });
+  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql });
   const executor = createExecutor(yoga);
 
   app.use(async (ctx, next) => {
     const started = performance.now();
     ctx.state.requestId = ctx.get('x-request-id') || randomUUID();
     try {
-      await next();
+      // Every SQL statement this request starts counts against one budget (src/db/request-budget.ts).
+      await withQueryBudget(config.maxQueriesPerRequest, next);
     } catch (err) {
       logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
       ctx.status = 500;
@@ -41,6 +44,7 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
       ctx.body = { status: 'ok' };
       return;
     }
+    securityHeaders(ctx);
     if (ctx.path === '/readyz') {
       try {
         await db.ping();
@@ -68,6 +72,19 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
+    corsHeaders(ctx, config.corsOrigins);
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    const declared = Number(ctx.get('content-length'));
+    if (declared > config.bodyLimit || (ctx.get('transfer-encoding') && !ctx.get('content-length') && ctx.method === 'POST')) {
+      ctx.status = declared > config.bodyLimit ? 413 : 411;
+      ctx.body = {
+        errors: [{ message: declared > config.bodyLimit ? `Request body over ${config.bodyLimit} bytes.` : 'POST /graphql needs a Content-Length.', extensions: { code: 'BAD_REQUEST' } }],
+      };
+      return;
+    }
     const failure = ctx.state.authError;
     if (failure?.error === 'throttled') {
       ctx.status = 429;

@@ -1,6 +1,6 @@
 import type { PrismaClient } from '../../prisma/generated/client/client.ts';
 import type { AuthFailure, Viewer } from '../context.ts';
-import { loginThrottle, type LoginThrottle } from '../services/throttle.ts';
+import { activeLoginThrottle, type LoginThrottlePolicy } from '../services/throttle.ts';
 import { verifyCredentials } from '../services/users.ts';
 
 export type AuthResult = { viewer: Viewer | null } | AuthFailure;
@@ -10,8 +10,8 @@ export interface AuthRequest {
   header: string | undefined;
   /** The client address (Koa `ctx.ip`); recorded for application passwords and used for throttling. */
   ip?: string | null;
-  /** Defaults to the process-wide throttle. */
-  throttle?: LoginThrottle;
+  /** Defaults to the process-wide throttle (`configureLoginThrottle`). */
+  throttle?: LoginThrottlePolicy;
   now?: Date;
 }
 
@@ -21,7 +21,7 @@ export interface AuthRequest {
  * wrong credentials from the address or for the login → `throttled`, without checking the password.
  */
 export async function authenticate(prisma: PrismaClient, request: AuthRequest): Promise<AuthResult> {
-  const { header, ip = null, throttle = loginThrottle, now } = request;
+  const { header, ip = null, throttle = activeLoginThrottle(), now } = request;
   if (!header) return { viewer: null };
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) return { error: 'malformed_authorization' };
@@ -30,14 +30,14 @@ export async function authenticate(prisma: PrismaClient, request: AuthRequest): 
   if (colon < 1) return { error: 'malformed_authorization' };
   const login = decoded.slice(0, colon);
   const attempt = { login, ip };
-  const verdict = throttle.check(attempt);
+  const verdict = await throttle.check(attempt);
   if (verdict) return { error: 'throttled', retryAfter: verdict.retryAfter };
   // A NUL cannot be in any stored login (the database refuses it): wrong credentials, not a 500.
   const viewer = login.includes('\0') ? null : await verifyCredentials(prisma, login, decoded.slice(colon + 1), { ip, now });
   if (!viewer) {
-    throttle.fail(attempt);
+    await throttle.fail(attempt);
     return { error: 'invalid_credentials' };
   }
-  throttle.succeed(attempt);
+  await throttle.succeed(attempt);
   return { viewer };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IANAZone } from 'luxon';
 import type { SiteSettings } from '../context.ts';
+import type { GraphQLLimits } from './graphql-limits.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -11,6 +12,11 @@ const timezone = z.string().refine((v) => /^UTC([+-]\d{1,2}(:\d{2})?)?$/.test(v)
 });
 
 const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().min(0);
+const origins = z
+  .string()
+  .transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean))
+  .pipe(z.array(z.url({ protocol: /^https?$/ }).or(z.literal('null'))));
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -36,6 +42,25 @@ const schema = z.object({
   CAL_TIMEZONE_MODE: z.enum(['event', 'site']).default('event'),
   CAL_ALLOW_PRIVATE_IMAGE_URLS: bool.default(false),
   CAL_SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  CAL_GRAPHQL_MAX_DEPTH: positiveInt.default(12),
+  CAL_GRAPHQL_MAX_ALIASES: nonNegativeInt.default(30),
+  CAL_GRAPHQL_MAX_TOKENS: positiveInt.default(2000),
+  CAL_GRAPHQL_MAX_DIRECTIVES: nonNegativeInt.default(20),
+  CAL_GRAPHQL_MAX_COST: positiveInt.default(50_000),
+  CAL_GRAPHQL_MAX_BATCH: nonNegativeInt.default(10),
+  CAL_GRAPHQL_SUGGESTIONS: bool.optional(),
+  CAL_GRAPHQL_INTROSPECTION: bool.default(true),
+  CAL_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  CAL_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(10_000),
+  CAL_MAX_QUERIES_PER_REQUEST: nonNegativeInt.default(500),
+  CAL_CORS_ORIGINS: origins.default([]),
+  CAL_AUTH_FAILURE_LIMIT: nonNegativeInt.default(10),
+  CAL_AUTH_FAILURE_WINDOW_S: positiveInt.default(60),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  CAL_REDIS_PREFIX: z.string().min(1).max(100).default('cal-events'),
+  CAL_HEADERS_TIMEOUT_MS: positiveInt.default(15_000),
+  CAL_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
+  NODE_ENV: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -52,6 +77,19 @@ export interface Config {
   allowPrivateImageUrls: boolean;
   shutdownTimeoutMs: number;
   site: SiteSettings;
+  graphql: GraphQLLimits;
+  /** Largest request body, GraphQL and REST alike. */
+  bodyLimit: number;
+  /** PostgreSQL `statement_timeout` of every pooled connection (0: none). */
+  statementTimeoutMs: number;
+  /** SQL statements one request may start (0: unbounded). */
+  maxQueriesPerRequest: number;
+  /** Origins allowed to send credentials (CORS); every other origin gets `*` without credentials. */
+  corsOrigins: string[];
+  authThrottle: { limit: number; windowS: number };
+  redis: { url: string; prefix: string } | undefined;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +122,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CAL_TRUST_PROXY,
     allowPrivateImageUrls: e.CAL_ALLOW_PRIVATE_IMAGE_URLS,
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
+    graphql: {
+      maxDepth: e.CAL_GRAPHQL_MAX_DEPTH,
+      maxAliases: e.CAL_GRAPHQL_MAX_ALIASES,
+      maxTokens: e.CAL_GRAPHQL_MAX_TOKENS,
+      maxDirectives: e.CAL_GRAPHQL_MAX_DIRECTIVES,
+      maxCost: e.CAL_GRAPHQL_MAX_COST,
+      maxBatch: e.CAL_GRAPHQL_MAX_BATCH,
+      hideSuggestions: !(e.CAL_GRAPHQL_SUGGESTIONS ?? e.NODE_ENV !== 'production'),
+      introspection: e.CAL_GRAPHQL_INTROSPECTION,
+      defaultListSize: e.CAL_POSTS_PER_PAGE,
+    },
+    bodyLimit: e.CAL_BODY_LIMIT_BYTES,
+    statementTimeoutMs: e.CAL_STATEMENT_TIMEOUT_MS,
+    maxQueriesPerRequest: e.CAL_MAX_QUERIES_PER_REQUEST,
+    corsOrigins: e.CAL_CORS_ORIGINS,
+    authThrottle: { limit: e.CAL_AUTH_FAILURE_LIMIT, windowS: e.CAL_AUTH_FAILURE_WINDOW_S },
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.CAL_REDIS_PREFIX } : undefined,
+    headersTimeoutMs: e.CAL_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
     site: {
       timezone: e.CAL_TIMEZONE,
       postsPerPage: e.CAL_POSTS_PER_PAGE,

@@ -6,6 +6,7 @@ import { applyMigrations } from '../db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { configureImageImport } from '../services/image-import.ts';
 import { ensureAdmin } from '../services/users.ts';
+import { configureLoginThrottle } from '../services/throttle.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -22,7 +23,7 @@ try {
 const logger = createLogger(config.logLevel);
 configureImageImport({ allowPrivate: config.allowPrivateImageUrls });
 
-const db = await openDatabase(config.databaseUrl, { dataDir: config.dataDir }).catch((e: unknown) =>
+const db = await openDatabase(config.databaseUrl, { dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),
 );
 try {
@@ -37,8 +38,11 @@ try {
   fail(`database setup failed: ${(e as Error).message?.split('\n')[0]}`);
 }
 
+const closeThrottle = configureLoginThrottle({ ...config.authThrottle, redis: config.redis });
+if (!config.redis && config.authThrottle.limit > 0) logger.info('sign-in throttling counts per process (set REDIS_URL to share it between instances)');
+
 const { app } = buildApp({ config, db, logger });
-const server = createServer(app.callback());
+const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
 server.on('error', (e: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port}: ${e.code ?? e.message}`));
 server.listen(config.port, config.host, () => {
@@ -59,6 +63,7 @@ async function shutdown(signal: string) {
   timer.unref();
   server.closeIdleConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await closeThrottle();
   await db.close().catch((e: unknown) => logger.error({ err: e }, 'closing the database failed'));
   logger.info('stopped');
   process.exit(0);

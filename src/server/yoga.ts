@@ -1,6 +1,8 @@
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Context } from '../context.ts';
+import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
+import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -9,9 +11,23 @@ export interface ServerContext {
 // By name, not instanceof: graphql's CJS and ESM builds may both be loaded (dual-package hazard).
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
 
-export function createGraphQLServer(schema: GraphQLSchema, opts: { logger?: { error: (o: object, m: string) => void } } = {}) {
+/** Prisma wraps adapter errors; the budget's message survives in the chain. */
+function exceededBudget(e: unknown): boolean {
+  for (let cur = e as { message?: unknown; cause?: unknown } | undefined, i = 0; cur && i < 5; cur = cur.cause as typeof cur, i++) {
+    if (typeof cur.message === 'string' && cur.message.includes(QUERY_BUDGET_MESSAGE)) return true;
+  }
+  return false;
+}
+
+export function createGraphQLServer(
+  schema: GraphQLSchema,
+  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits },
+) {
   return createYoga<ServerContext, Context>({
     schema,
+    // Limits of a public endpoint and CSRF protection (src/server/graphql-limits.ts).
+    plugins: [...graphqlLimitPlugins(opts.limits), ...csrfPlugins()],
+    ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'cal-events GraphQL' },
     landingPage: false,
@@ -21,6 +37,11 @@ export function createGraphQLServer(schema: GraphQLSchema, opts: { logger?: { er
         const original = (error as { originalError?: unknown }).originalError;
         // Parse, validation and variable-coercion errors are the client's own: shown as they are.
         if (isGraphQLError(error) && (original === undefined || isGraphQLError(original))) return error as Error;
+        if (exceededBudget(original ?? error)) {
+          return createGraphQLError('This request needs more database work than one request may do; ask for less.', {
+            extensions: { code: 'REQUEST_TOO_EXPENSIVE' },
+          });
+        }
         opts.logger?.error({ err: original ?? error }, 'unexpected GraphQL error');
         return createGraphQLError(message);
       },
@@ -46,7 +67,7 @@ export function createExecutor(yoga: GraphQLServer) {
   const prepare = (source: string): PreparedOperation[] => {
     // Yoga's parse/validate, not our `graphql` import: under vitest that import may resolve to the
     // other build (ESM vs CJS) of graphql, which refuses Yoga's schema.
-    const { parse, validate, schema } = yoga.getEnveloped({});
+    const { parse, validate, schema } = yoga.getEnveloped({ [INTERNAL_OPERATION]: true });
     const document: DocumentNode = parse(source);
     const errors: readonly GraphQLError[] = validate(schema, document);
     if (errors.length) throw new Error(`invalid REST operation document: ${errors.map((e) => e.message).join('; ')}`);
@@ -57,7 +78,7 @@ export function createExecutor(yoga: GraphQLServer) {
     );
   };
   const execute = async (op: PreparedOperation, variables: Record<string, unknown>, cal: Context): Promise<ExecutionResult> => {
-    const { execute: run, schema, contextFactory } = yoga.getEnveloped({ cal });
+    const { execute: run, schema, contextFactory } = yoga.getEnveloped({ cal, [INTERNAL_OPERATION]: true });
     const contextValue = await contextFactory();
     return (await run({ schema, document: op.document, variableValues: variables, contextValue, operationName: op.name })) as ExecutionResult;
   };

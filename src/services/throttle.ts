@@ -14,6 +14,9 @@
  * address still works. A guess spread over many addresses throttles the account, but never for an
  * address the owner has used before, and never longer than the window after the guessing stops.
  */
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+
 export interface ThrottleOptions {
   /** Failures allowed per window, per address and per login. Default 10. */
   limit?: number;
@@ -177,4 +180,110 @@ export const loginThrottle = new LoginThrottle();
 /** Clears the process-wide throttle (tests). */
 export function resetThrottle(): void {
   loginThrottle.reset();
+  if (current instanceof LoginThrottle) current.reset();
+}
+
+/** What `authenticate` needs of a throttle: the in-memory one above, or the shared one below. */
+export interface LoginThrottlePolicy {
+  check(attempt: Attempt): ThrottleVerdict | null | Promise<ThrottleVerdict | null>;
+  fail(attempt: Attempt): void | Promise<void>;
+  succeed(attempt: Attempt): void | Promise<void>;
+}
+
+/** `CAL_AUTH_FAILURE_LIMIT=0`: no throttling at all. */
+const unthrottled: LoginThrottlePolicy = { check: () => null, fail: () => {}, succeed: () => {} };
+
+let current: LoginThrottlePolicy = loginThrottle;
+
+/** The throttle `authenticate` uses by default (set once at startup by `configureLoginThrottle`). */
+export function activeLoginThrottle(): LoginThrottlePolicy {
+  return current;
+}
+
+/**
+ * Applies CAL_AUTH_FAILURE_LIMIT / CAL_AUTH_FAILURE_WINDOW_S, and shares the counters between
+ * processes through Redis when one is given (REDIS_URL): otherwise every process counts alone and
+ * N processes allow N× the guesses. Returns a function releasing what it opened.
+ */
+export function configureLoginThrottle(opts: { limit: number; windowS: number; redis?: { url: string; prefix: string } }): () => Promise<void> {
+  if (opts.limit === 0) {
+    current = unthrottled;
+    return async () => {};
+  }
+  if (!opts.redis) {
+    current = new LoginThrottle({ limit: opts.limit, windowMs: opts.windowS * 1000 });
+    return async () => {};
+  }
+  const redis = new Redis(opts.redis.url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, lazyConnect: false });
+  redis.on('error', () => {}); // the insurance limiter takes over while Redis is away
+  current = new SharedLoginThrottle(redis, { limit: opts.limit, windowS: opts.windowS, prefix: opts.redis.prefix });
+  return async () => {
+    current = loginThrottle;
+    await redis.quit().catch(() => redis.disconnect());
+  };
+}
+
+/**
+ * The same policy as `LoginThrottle` (per address; per login with each address's share capped;
+ * known addresses exempt) over `rate-limiter-flexible` counters in Redis, so every process sharing
+ * the Redis shares the budget. Fixed windows (rate-limiter-flexible's) instead of sliding ones.
+ * While Redis is unreachable each process falls back to in-memory counters (insurance limiters).
+ */
+class SharedLoginThrottle implements LoginThrottlePolicy {
+  private readonly address: RateLimiterRedis;
+  private readonly login: RateLimiterRedis;
+  private readonly pair: RateLimiterRedis;
+  private readonly known: RateLimiterRedis;
+  private readonly limit: number;
+  private readonly share: number;
+
+  constructor(redis: Redis, opts: { limit: number; windowS: number; prefix: string }) {
+    this.limit = opts.limit;
+    this.share = Math.max(1, Math.min(3, opts.limit));
+    const limiter = (name: string, points: number, duration: number) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${opts.prefix}:auth:${name}`,
+        points,
+        duration,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
+      });
+    this.address = limiter('address', opts.limit, opts.windowS);
+    this.login = limiter('login', opts.limit, opts.windowS);
+    this.pair = limiter('pair', this.share + 1, opts.windowS);
+    this.known = limiter('known', 1, 30 * 24 * 3600);
+  }
+
+  async check(attempt: Attempt): Promise<ThrottleVerdict | null> {
+    const ip = attempt.ip || null;
+    const login = normalize(attempt.login);
+    const [byAddress, byLogin, known] = await Promise.all([
+      ip ? this.address.get(ip) : null,
+      this.login.get(login),
+      ip ? this.known.get(`${login}\0${ip}`) : null,
+    ]);
+    const wait = (res: RateLimiterRes | null) =>
+      res && res.consumedPoints >= this.limit ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+    if (wait(byAddress)) return { retryAfter: wait(byAddress), scope: 'address' };
+    if (wait(byLogin) && !known) return { retryAfter: wait(byLogin), scope: 'login' };
+    return null;
+  }
+
+  async fail(attempt: Attempt): Promise<void> {
+    const login = normalize(attempt.login);
+    const ip = attempt.ip || null;
+    if (!ip) {
+      await this.login.penalty(login, 1);
+      return;
+    }
+    const [, pair] = await Promise.all([this.address.penalty(ip, 1), this.pair.penalty(`${login}\0${ip}`, 1)]);
+    if (pair.consumedPoints <= this.share) await this.login.penalty(login, 1);
+  }
+
+  async succeed(attempt: Attempt): Promise<void> {
+    const ip = attempt.ip || null;
+    if (!ip) return;
+    const key = `${normalize(attempt.login)}\0${ip}`;
+    await Promise.all([this.pair.delete(key), this.known.set(key, 1, 30 * 24 * 3600)]);
+  }
 }

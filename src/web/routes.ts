@@ -254,7 +254,8 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
   }
 
   router.get('/', async (ctx, next) => {
-    if (ctx.query.rest_route !== undefined) return next();
+    // The plain-permalink REST form (`/?rest_route=…`, also malformed as `rest_route[]=`) belongs to the REST server.
+    if (Object.keys(ctx.query).some((k) => k === 'rest_route' || k.startsWith('rest_route['))) return next();
     if (ctx.query.post_type !== undefined || ctx.query.p !== undefined) {
       const id = String(ctx.query.p ?? '');
       const kinds: Record<string, string> = { cal_events: 'events', cal_venue: 'venues', cal_organizer: 'organizers' };

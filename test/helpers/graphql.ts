@@ -1,4 +1,4 @@
-import { defaultSiteSettings } from '../../src/server/config.ts';
+import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { SAMPLE_TIMEZONE } from './server.ts';
 import { createContext, type SiteSettings, type Viewer } from '../../src/context.ts';
 import { hashPassword } from '../../src/services/users.ts';
@@ -14,7 +14,10 @@ export type Role = Viewer['role'];
  */
 export async function createGraphQLHarness(opts: { settings?: Partial<SiteSettings>; now?: () => Date; onQuery?: (sql: string) => void } = {}) {
   const db = await createTestDatabase({ onQuery: (sql) => opts.onQuery?.(sql) });
-  const yoga = createGraphQLServer(schema, { logger: { error: (o: { err?: unknown }, m: string) => console.error(m, o.err) } });
+  const yoga = createGraphQLServer(schema, {
+    logger: { error: (o: { err?: unknown }, m: string) => console.error(m, o.err) },
+    limits: loadConfig({}).graphql,
+  });
   const settings = { ...defaultSiteSettings, timezone: SAMPLE_TIMEZONE, ...opts.settings };
   // Promises, not users: concurrent first calls for a role share one upsert (two would race on the login).
   const users = new Map<Role, Promise<Viewer>>();

@@ -116,16 +116,16 @@ describe('language variants and the plain-permalink form', () => {
 });
 
 describe('HTTP behaviour', () => {
-  it('CORS: Origin echoed with credentials; X-TEC-* exposed', async () => {
+  it('CORS: an origin not in CAL_CORS_ORIGINS gets * without credentials; X-TEC-* exposed', async () => {
     const r = await s.api('/events', { headers: { Origin: 'https://app.example' } });
-    expect(r.headers.get('access-control-allow-origin')).toBe('https://app.example');
-    expect(r.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+    expect(r.headers.get('access-control-allow-credentials')).toBeNull();
     expect(r.headers.get('access-control-allow-methods')).toBe('OPTIONS, GET, POST, PUT, PATCH, DELETE');
     expect(r.headers.get('access-control-expose-headers')).toBe('X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages');
     expect(r.headers.get('vary')).toContain('Origin');
     const preflight = await s.api('/events/1', { method: 'OPTIONS', headers: { Origin: 'null', 'Access-Control-Request-Method': 'DELETE' } });
     expect(preflight.status).toBe(200);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('null');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.body.methods).toEqual(['GET', 'DELETE', 'POST', 'PUT', 'PATCH']);
     expect(preflight.headers.get('allow')).toBe('GET');
   });
