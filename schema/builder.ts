@@ -37,6 +37,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Every connection also lists its records directly (`nodes`), next to Relay's `edges`.
+    nodesOnConnection: true,
     // Nodes load through each type's `findUnique`, which adds the caller's visibility: a record the
     // caller may not read is "not found" and answers null, like an unknown ID.
     nodeQueryOptions: { resolve: (_root, { id }, _ctx, _info, resolveNode) => nullWhenNotFound(() => resolveNode(id)) },

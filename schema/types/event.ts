@@ -7,10 +7,10 @@ import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '
 import { loadReadablePost } from '../../src/services/posts.ts';
 import { isLocked, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
-import { readErrors, writeErrors } from '../errors.ts';
+import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
-import { listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
 import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -146,28 +146,29 @@ const AppliedWindowRef = builder
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: 'Event',
-    description: 'One event by ID or slug. Unknown → NotFoundError; an ID of another kind → ValidationError (WRONG_KIND).',
-    errors: { types: [...readErrors] },
-    args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: (query, _root, args, ctx) => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q)),
+    nullable: true,
+    description:
+      'One event by ID or slug; null when none exists or the caller may not read it. An ID of another kind of post is an error (`WRONG_KIND`).',
+    args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+    resolve: (query, _root, args, ctx) =>
+      readByAddress(args.strict, () => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q))),
   }),
   events: t.connection(
     {
       type: EventRef,
       description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
-      errors: { types: [...readErrors] },
       args: { filter: t.arg({ type: EventFilterInput }), page: t.arg.int(pageArgDescriptions.page), perPage: t.arg.int(pageArgDescriptions.perPage) },
-      resolve: async (_root, args, ctx, info) => {
+      resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
         const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {});
         const window = pageWindow(ctx, args as PageArgs);
-        const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Event' });
+        const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
         const page = await listPage(
           window,
           (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
           () => ctx.prisma.event.count({ where }),
         );
         return { ...page, window: applied };
-      },
+      }),
     },
     {
       name: 'EventConnection',
