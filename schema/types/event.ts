@@ -5,7 +5,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text
 import { buildEventListQuery } from '../../src/services/event-list.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
-import { isLocked, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { isLocked, lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
@@ -28,13 +28,20 @@ export const EventRef = builder.prismaNode('Event', {
     slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed events end in `__trashed`.' }),
     title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
     titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
-    description: t.string({ description: 'Body rendered as HTML (auto-paragraphs).', resolve: (e) => renderContent(e.content) }),
-    descriptionRaw: t.exposeString('content', { description: 'Body as stored.' }),
-    excerpt: t.string({ description: 'Manual excerpt rendered as HTML; empty when none.', resolve: (e) => renderExcerpt(e.excerpt) }),
-    excerptRaw: t.exposeString('excerpt'),
+    description: t.string({
+      description: 'Body rendered as HTML (auto-paragraphs); empty while `locked`.',
+      resolve: (e, _a, ctx) => renderContent(lockedContent(ctx, e, e.content)),
+    }),
+    descriptionRaw: t.string({ description: 'Body as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.content) }),
+    excerpt: t.string({
+      description: 'Manual excerpt rendered as HTML; empty when none or while `locked`.',
+      resolve: (e, _a, ctx) => renderExcerpt(lockedContent(ctx, e, e.excerpt)),
+    }),
+    excerptRaw: t.string({ description: 'Excerpt as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.excerpt) }),
     hasPassword: t.boolean({ resolve: (e) => e.password !== '' }),
     locked: t.boolean({
-      description: 'Password-protected and not unlocked by this request: content must not be shown.',
+      description:
+        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
       resolve: (e, _a, ctx) => isLocked(ctx, e),
     }),
     date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (e) => wallClock(e.dateLocal) }),

@@ -139,6 +139,11 @@ const FORBIDDEN = 'ForbiddenError';
 // Reads: a record the caller may not read is null, like one that does not exist; a refused
 // argument is a GraphQL error (`error:<extensions.code>`).
 const HIDDEN = 'null';
+// Password-protected records over GraphQL (fixture excerpt: `Summary.`).
+const PWD_OPEN = 'Event locked=false excerptRaw=Summary.';
+const PWD_LOCKED = 'Event locked=true description= descriptionRaw= excerpt= excerptRaw=';
+const PWD_LIST_LOCKED = 'EventConnection ids={e} nodes=[{"descriptionRaw":"","excerptRaw":""}]';
+const PWD_VENUE_LOCKED = 'Venue locked=true description= descriptionRaw=';
 const STATUS_REFUSED = 'error:STATUS_NOT_ALLOWED';
 const gqlWrite = (ok: string, may: readonly boolean[]): Six =>
   six(...(may.map((m, i) => (m ? ok : i === 5 ? UNAUTH : FORBIDDEN)) as [string, string, string, string, string, string]));
@@ -182,8 +187,9 @@ const LIST_DEFAULT = six(
   '200 ids={pub}',
 );
 
-const EVENT_FIELDS = '__typename ... on Event { databaseId status locked venues { databaseId } organizers { databaseId } parent { databaseId } }';
-const VENUE_FIELDS = '__typename ... on Venue { databaseId status }';
+const EVENT_FIELDS =
+  '__typename ... on Event { databaseId status locked description descriptionRaw excerpt excerptRaw venues { databaseId } organizers { databaseId } parent { databaseId } }';
+const VENUE_FIELDS = '__typename ... on Venue { databaseId status locked description descriptionRaw }';
 const EVENT_CONNECTION = '__typename totalCount edges { node { databaseId } }';
 const ERROR_FIELDS = '... on Error { code message }';
 
@@ -747,7 +753,40 @@ const graphql: GraphQLRow[] = [
     expect: six('Event status=TRASH', 'Event status=TRASH', 'Event status=TRASH', 'Event status=TRASH', HIDDEN, HIDDEN),
   },
   { api: 'graphql', name: "event(slug) another user's draft", query: EVENT_BY_SLUG, variables: { slug: '{e.slug}' }, fixtures: { e: ev('draft') }, expect: six('Event', 'Event', HIDDEN, HIDDEN, HIDDEN, HIDDEN) },
-  { api: 'graphql', name: 'event(id) password-protected: locked', query: EVENT_BY_ID, variables: { id: '{e}' }, fixtures: { e: ev('publish', 'other', { password: 'secret' }) }, expect: all('Event locked=true') },
+  // The password lock is the core's (§3.2, §4.7), as over REST: description and excerpt read as
+  // empty unless the caller may edit the record (GraphQL's only context is the edit context).
+  {
+    api: 'graphql',
+    name: "event(id) another user's password-protected",
+    query: EVENT_BY_ID,
+    variables: { id: '{e}' },
+    fixtures: { e: ev('publish', 'other', { password: 'secret' }) },
+    expect: six(PWD_OPEN, PWD_OPEN, PWD_LOCKED, PWD_LOCKED, PWD_LOCKED, PWD_LOCKED),
+  },
+  {
+    api: 'graphql',
+    name: 'event(id) own published password-protected',
+    query: EVENT_BY_ID,
+    variables: { id: '{e}' },
+    fixtures: { e: ev('publish', 'own', { password: 'secret' }) },
+    expect: six(PWD_OPEN, PWD_OPEN, PWD_OPEN, PWD_LOCKED, PWD_LOCKED, PWD_LOCKED),
+  },
+  {
+    api: 'graphql',
+    name: "events(filter: {include}) another user's password-protected: listed, locked",
+    query: `query($filter: EventFilter) { r: events(filter: $filter) { __typename totalCount edges { node { databaseId } } nodes { descriptionRaw excerptRaw } } }`,
+    variables: { filter: { include: ['{e}'] } },
+    fixtures: { e: ev('publish', 'other', { password: 'secret' }) },
+    expect: six('EventConnection ids={e}', 'EventConnection ids={e}', PWD_LIST_LOCKED, PWD_LIST_LOCKED, PWD_LIST_LOCKED, PWD_LIST_LOCKED),
+  },
+  {
+    api: 'graphql',
+    name: "venue(id) another user's password-protected",
+    query: VENUE_BY_ID,
+    variables: { id: '{v}' },
+    fixtures: { v: venue('publish', 'other', { password: 'secret' }) },
+    expect: six('Venue locked=false', 'Venue locked=false', PWD_VENUE_LOCKED, PWD_VENUE_LOCKED, PWD_VENUE_LOCKED, PWD_VENUE_LOCKED),
+  },
   {
     api: 'graphql',
     name: "event(id) published: nested venues published + another user's draft + own draft",

@@ -112,6 +112,7 @@ async function createFixtures(all: Cell[]) {
         ...common,
         title,
         content: 'Body of the event.',
+        excerpt: 'Summary.',
         cost: ['$10'],
         currencySymbol: '$',
         currencyPosition: 'prefix',
@@ -329,7 +330,8 @@ async function runGraphQL(cell: Cell, row: Extract<Row, { api: 'graphql' }>, out
         got[check.key] = names(cell, linkedIds(value![check.key]));
         want[check.key] = check.names;
       } else {
-        got[check.key] = String(value![check.key]);
+        const field = value![check.key];
+        got[check.key] = typeof field === 'object' && field !== null ? JSON.stringify(field) : String(field);
         want[check.key] = check.value;
       }
     }
