@@ -29,6 +29,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Every connection also lists its records directly (`nodes`), next to Relay's `edges`.
+    nodesOnConnection: true,
     // Nodes load in batches, one query per type per request, with the caller's visibility: a record
     // the caller may not read answers null, like an unknown ID (schema/node-loader.ts).
     nodeQueryOptions: { resolve: async (_root, { id }, ctx, info) => (await loadNodes(ctx, info, [id]))[0] },

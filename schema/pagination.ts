@@ -81,6 +81,9 @@ export function pageConnectionFields(c: { int: (o: { description: string; resolv
   } as Record<'totalCount' | 'page' | 'perPage' | 'totalPages', never>;
 }
 
+/** Where a connection's records are selected: `nodes` and `edges.node` (one query plans both). */
+export const CONNECTION_NODE_PATHS = [['nodes'], ['edges', 'node']];
+
 export const pageArgDescriptions = {
   page: { description: 'Page number (1-based), with perPage.' },
   perPage: { description: 'Page size, capped at the site maximum (50 by default).' },

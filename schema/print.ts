@@ -1,23 +1,33 @@
-// Prints the SDL to schema/schema.graphql (committed; CI checks it is current).
-import { writeFileSync } from 'node:fs';
+// Prints the SDL to schema/schema.graphql (committed). With --check, compares the schema the code
+// builds with the committed snapshot (or the file given as --against=<path>): prints the changes,
+// breaking / dangerous / safe (GraphQL Inspector), and fails when they differ, so that any change,
+// a breaking one above all, lands only by regenerating the snapshot deliberately (`npm run generate`).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import { compareSchemas } from './diff.ts';
 import { schema } from './index.ts';
 
 const target = new URL('./schema.graphql', import.meta.url);
 const sdl = printSchema(lexicographicSortSchema(schema)) + '\n';
 if (process.argv.includes('--check')) {
-  const { readFileSync } = await import('node:fs');
-  const current = (() => {
-    try {
-      return readFileSync(target, 'utf8');
-    } catch {
-      return '';
-    }
-  })();
-  if (current !== sdl) {
-    process.stderr.write('schema/schema.graphql is out of date: run `npm run generate`\n');
+  const against = process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length) ?? target;
+  let committed = '';
+  try {
+    committed = readFileSync(against, 'utf8');
+  } catch {
+    process.stderr.write(`${String(against)} is missing: run \`npm run generate\`\n`);
     process.exit(1);
   }
+  if (committed !== sdl) {
+    const { report, breaking } = await compareSchemas(committed, sdl);
+    process.stderr.write(
+      `schema/schema.graphql is out of date${breaking ? ` (${breaking} breaking change${breaking > 1 ? 's' : ''})` : ''}:\n` +
+        `${report || '  (text only: descriptions order or formatting)'}\n` +
+        'If the change is intended, run `npm run generate` and commit schema/schema.graphql.\n',
+    );
+    process.exit(1);
+  }
+  process.stdout.write('schema/schema.graphql is up to date\n');
 } else {
   writeFileSync(target, sdl);
 }

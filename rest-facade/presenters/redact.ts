@@ -3,8 +3,9 @@
  */
 import type { JsonObject, Lockable, LockCheck } from './types.ts';
 
+// `description` and `excerpt` arrive empty already: the core's password lock (`lockedContent`).
 const TO_EMPTY_STRING = new Set([
-  'description', 'excerpt', 'cost', 'website', 'email', 'phone', 'address', 'city', 'country',
+  'cost', 'website', 'email', 'phone', 'address', 'city', 'country',
   'province', 'state', 'zip', 'stateprovince', 'virtual_url',
 ]);
 const TO_NULL = new Set(['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']);

@@ -39,12 +39,26 @@ export function calContext(req: WpRequest): Context {
 }
 
 /**
+ * The typed error a read raised as a GraphQL error (`extensions.type`, `code`, `field`), in the
+ * shape mutations return theirs, so `toWpError` maps both. Null for any other error.
+ */
+function raisedError(error: { message: string; extensions?: Record<string, unknown> }): RestError | null {
+  const { type, code, field } = error.extensions ?? {};
+  if (typeof type !== 'string' || typeof code !== 'string') return null;
+  const named = typeof field === 'string' ? field : undefined;
+  return { __typename: type, code, message: error.message, field: named, notFoundField: named ?? null, conflictField: named ?? null };
+}
+
+/**
  * Runs one named operation of rest-facade/operations in-process and returns the root field's
- * value. GraphQL-level errors are not the client's fault here (the facade built the variables):
- * they are logged and answered 500 in the WordPress shape, never leaked.
+ * value: its data, or the typed error it returned (mutations) or raised (reads). Other GraphQL
+ * errors are not the client's fault here (the facade built the variables): they are logged and
+ * answered 500 in the WordPress shape, never leaked.
  */
 export async function run<T = any>(deps: RouteDeps, req: WpRequest, operation: string, variables: Record<string, unknown>): Promise<T> {
   const result = await deps.execute(deps.operation(operation), variables, calContext(req));
+  const raised = result.errors?.length === 1 ? raisedError(result.errors[0]!) : null;
+  if (raised) return raised as T;
   if (result.errors?.length || !result.data) {
     deps.logger.error({ errors: result.errors, operation }, 'REST operation failed');
     throw internalError();

@@ -5,12 +5,12 @@ import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text
 import { buildEventListQuery } from '../../src/services/event-list.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
-import { isLocked, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { isLocked, lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
-import { readErrors, writeErrors } from '../errors.ts';
+import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
-import { listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
 import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -28,13 +28,20 @@ export const EventRef = builder.prismaNode('Event', {
     slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed events end in `__trashed`.' }),
     title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
     titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
-    description: t.string({ description: 'Body rendered as HTML (auto-paragraphs).', resolve: (e) => renderContent(e.content) }),
-    descriptionRaw: t.exposeString('content', { description: 'Body as stored.' }),
-    excerpt: t.string({ description: 'Manual excerpt rendered as HTML; empty when none.', resolve: (e) => renderExcerpt(e.excerpt) }),
-    excerptRaw: t.exposeString('excerpt'),
+    description: t.string({
+      description: 'Body rendered as HTML (auto-paragraphs); empty while `locked`.',
+      resolve: (e, _a, ctx) => renderContent(lockedContent(ctx, e, e.content)),
+    }),
+    descriptionRaw: t.string({ description: 'Body as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.content) }),
+    excerpt: t.string({
+      description: 'Manual excerpt rendered as HTML; empty when none or while `locked`.',
+      resolve: (e, _a, ctx) => renderExcerpt(lockedContent(ctx, e, e.excerpt)),
+    }),
+    excerptRaw: t.string({ description: 'Excerpt as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.excerpt) }),
     hasPassword: t.boolean({ resolve: (e) => e.password !== '' }),
     locked: t.boolean({
-      description: 'Password-protected and not unlocked by this request: content must not be shown.',
+      description:
+        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
       resolve: (e, _a, ctx) => isLocked(ctx, e),
     }),
     date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (e) => wallClock(e.dateLocal) }),
@@ -146,28 +153,29 @@ const AppliedWindowRef = builder
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: 'Event',
-    description: 'One event by ID or slug. Unknown → NotFoundError; an ID of another kind → ValidationError (WRONG_KIND).',
-    errors: { types: [...readErrors] },
-    args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: (query, _root, args, ctx) => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q)),
+    nullable: true,
+    description:
+      'One event by ID or slug; null when none exists or the caller may not read it. An ID of another kind of post is an error (`WRONG_KIND`).',
+    args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+    resolve: (query, _root, args, ctx) =>
+      readByAddress(args.strict, () => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q))),
   }),
   events: t.connection(
     {
       type: EventRef,
       description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
-      errors: { types: [...readErrors] },
       args: { filter: t.arg({ type: EventFilterInput }), page: t.arg.int(pageArgDescriptions.page), perPage: t.arg.int(pageArgDescriptions.perPage) },
-      resolve: async (_root, args, ctx, info) => {
+      resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
         const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {});
         const window = pageWindow(ctx, args as PageArgs);
-        const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Event' });
+        const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
         const page = await listPage(
           window,
           (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
           () => ctx.prisma.event.count({ where }),
         );
         return { ...page, window: applied };
-      },
+      }),
     },
     {
       name: 'EventConnection',

@@ -12,9 +12,9 @@ import {
 } from '../../src/services/linked-posts.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
-import { readErrors, writeErrors } from '../errors.ts';
+import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
-import { listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
 
 /**
  * Venues and organizers behave alike (contract §5.6, §7.7): the same reads, list and writes are
@@ -36,28 +36,27 @@ export function defineLinkedPostOperations(opts: {
   builder.queryFields((t) => ({
     [single]: t.prismaField({
       type: model,
-      description: `One ${single} by ID or slug.`,
-      errors: { types: [...readErrors] },
-      args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: (query: object, _root: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) =>
-        loadReadablePost(ctx, kind, args, query, (q) => delegate(ctx).findUnique(q)),
+      nullable: true,
+      description: `One ${single} by ID or slug; null when none exists or the caller may not read it.`,
+      args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+      resolve: (query: object, _root: unknown, args: { id?: number | null; slug?: string | null; strict?: boolean | null }, ctx: Context) =>
+        readByAddress(args.strict, () => loadReadablePost(ctx, kind, args, query, (q) => delegate(ctx).findUnique(q))),
     } as never),
     [plural]: t.connection(
       {
         type: opts.ref,
         description: `${model}s, newest first (contract §5.6 filters).`,
-        errors: { types: [...readErrors] },
         args: { filter: t.arg({ type: LinkedPostFilterInput }), ...pageArgFields(t.arg) },
-        resolve: async (_root: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+        resolve: raisesDomainErrors(async (_root: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
           const { where, orderBy } = await buildLinkedPostListQuery(ctx, kind, args.filter ?? {});
           const window = pageWindow(ctx, args);
-          const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: model });
+          const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model });
           return listPage(
             window,
             (skip, take) => delegate(ctx).findMany({ ...select, where, orderBy, skip, take }),
             () => delegate(ctx).count({ where }),
           );
-        },
+        }),
       } as never,
       {
         name: `${model}Connection`,

@@ -1,6 +1,6 @@
 import type { Context } from '../../src/context.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
-import { isLocked } from '../../src/services/visibility.ts';
+import { isLocked, lockedContent } from '../../src/services/visibility.ts';
 import { PostStatusEnum, wallClock } from './common.ts';
 
 interface PostShape {
@@ -25,9 +25,18 @@ export function linkedPostFields(t: any) {
     slug: t.exposeString('slug', { nullable: true }),
     name: t.string({ description: 'Display name.', resolve: (p: PostShape) => renderTitle(p.name) }),
     nameRaw: t.exposeString('name'),
-    description: t.string({ resolve: (p: PostShape) => renderContent(p.content) }),
-    descriptionRaw: t.exposeString('content'),
-    excerpt: t.string({ resolve: (p: PostShape) => renderExcerpt(p.excerpt) }),
+    description: t.string({
+      description: 'Body rendered as HTML; empty while `locked`.',
+      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => renderContent(lockedContent(ctx, p, p.content)),
+    }),
+    descriptionRaw: t.string({
+      description: 'Body as stored; empty while `locked`.',
+      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => lockedContent(ctx, p, p.content),
+    }),
+    excerpt: t.string({
+      description: 'Excerpt rendered as HTML; empty when none or while `locked`.',
+      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => renderExcerpt(lockedContent(ctx, p, p.excerpt)),
+    }),
     hasPassword: t.boolean({ resolve: (p: PostShape) => p.password !== '' }),
     locked: t.boolean({
       description: 'Password-protected and not unlocked by this request.',

@@ -12,9 +12,9 @@ import {
 import { NotFoundError } from '../../src/domain/errors.ts';
 import { normalizeSlugLookup } from '../../src/domain/slug.ts';
 import { builder } from '../builder.ts';
-import { readErrors, writeErrors } from '../errors.ts';
+import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
-import { listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
 
 export interface DeletedTermShape {
   id: number;
@@ -50,36 +50,36 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
   builder.queryFields((t) => ({
     [single]: t.prismaField({
       type: model,
-      description: `One ${typeName} by ID or slug.`,
-      errors: { types: [...readErrors] },
-      args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query: object, _r: unknown, args: { id?: number | null; slug?: string | null }, ctx: Context) => {
-        if (args.id != null) {
-          await getTermOrThrow(ctx, taxonomy, args.id);
-          return reload(query, ctx, args.id);
-        }
-        const slug = args.slug ? normalizeSlugLookup(args.slug) : '';
-        const found = slug ? await delegate(ctx).findUnique({ ...query, where: { slug } }) : null;
-        if (!found) throw new NotFoundError(`No ${typeName} has that slug.`, 'NOT_FOUND', 'slug');
-        return found;
-      },
+      nullable: true,
+      description: `One ${typeName} by ID or slug; null when none exists.`,
+      args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+      resolve: (query: object, _r: unknown, args: { id?: number | null; slug?: string | null; strict?: boolean | null }, ctx: Context) =>
+        readByAddress(args.strict, async () => {
+          if (args.id != null) {
+            await getTermOrThrow(ctx, taxonomy, args.id);
+            return reload(query, ctx, args.id);
+          }
+          const slug = args.slug ? normalizeSlugLookup(args.slug) : '';
+          const found = slug ? await delegate(ctx).findUnique({ ...query, where: { slug } }) : null;
+          if (!found) throw new NotFoundError(`No ${typeName} has that slug.`, 'NOT_FOUND', 'slug');
+          return found;
+        }),
     } as never),
     [plural]: t.connection(
       {
         type: opts.ref,
         description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true).`,
-        errors: { types: [...readErrors] },
         args: { filter: t.arg({ type: TermFilterInput }), ...pageArgFields(t.arg) },
-        resolve: async (_r: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+        resolve: raisesDomainErrors(async (_r: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
           const { where, orderBy } = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
           const window = pageWindow(ctx, args);
-          const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: model === 'Category' ? 'EventCategory' : 'EventTag' });
+          const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model === 'Category' ? 'EventCategory' : 'EventTag' });
           return listPage(
             window,
             (skip, take) => delegate(ctx).findMany({ ...select, where, orderBy, skip, take }),
             () => delegate(ctx).count({ where }),
           );
-        },
+        }),
       } as never,
       {
         name: `${typeName}Connection`,

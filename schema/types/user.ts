@@ -14,7 +14,7 @@ import {
 } from '../../src/services/users.ts';
 import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
-import { listPage, pageArgDescriptions, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageWindow, type PageArgs } from '../pagination.ts';
 
 export const UserRoleEnum = builder.enumType('UserRole', {
   description: 'WordPress roles.',
@@ -108,7 +108,7 @@ builder.queryFields((t) => ({
       resolve: async (_root, args, ctx, info) => {
         const where = userListWhere(ctx, { role: args.role });
         const window = pageWindow(ctx, args as PageArgs);
-        const select = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'User' });
+        const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'User' });
         return listPage(
           window,
           (skip, take) => ctx.prisma.user.findMany({ ...select, where, orderBy: [{ login: 'asc' }, { id: 'asc' }], skip, take }),

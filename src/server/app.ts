@@ -98,7 +98,8 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
       ctx.body = { errors: [{ message: 'Invalid credentials.', extensions: { code: 'UNAUTHENTICATED' } }] };
       return;
     }
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { cal: ctx.state.cal });
+    // GraphQL has no `context=edit`: a caller who may edit a password-protected record sees it whole.
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { cal: { ...ctx.state.cal, editContext: true } });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
     ctx.body = response.body;

@@ -73,6 +73,18 @@ export function isLocked(
   return !(ctx.editContext && canEdit(ctx.viewer, record as PostRecord));
 }
 
+/**
+ * The password lock of content (contract §3.2, §4.7), for both APIs: a locked record's body and
+ * excerpt read as empty. Every content field of events, venues and organizers resolves through it.
+ */
+export function lockedContent(
+  ctx: Context,
+  record: { password: string; status: string; authorId: number | null; trashedFromStatus?: string | null },
+  text: string,
+): string {
+  return isLocked(ctx, record) ? '' : text;
+}
+
 export function viewerCanRead(ctx: Context, record: { status: string; authorId: number | null }) {
   return canRead(ctx.viewer, record as PostRecord);
 }

@@ -11,7 +11,8 @@ beforeEach(() => h.reset());
 
 const VENUE = `... on Venue { databaseId name slug status address city country state province stateprovince zip phone website latitude longitude showMap showMapLink }
   ... on Error { __typename code } ... on ValidationError { field }`;
-const ORGANIZER = `... on Organizer { databaseId name slug status phone website email } ... on Error { __typename code } ... on ValidationError { field }`;
+const ORGANIZER_FIELDS = 'databaseId name slug status phone website email';
+const ORGANIZER = `... on Organizer { ${ORGANIZER_FIELDS} } ... on Error { __typename code } ... on ValidationError { field }`;
 
 describe('venues', () => {
   it('creates with derived stateprovince, map flags true by default, reuses by name', async () => {
@@ -49,7 +50,7 @@ describe('venues', () => {
       `mutation($v: Int) { createEvent(input: { title: "E", startDate: "2026-12-20 10:00", endDate: "2026-12-20 11:00", venues: [{ id: $v }] }) { ... on Event { databaseId } } }`,
       { v: a.databaseId },
     )).createEvent;
-    const list = `query($f: LinkedPostFilter) { venues(filter: $f) { ... on VenueConnection { totalCount edges { node { name } } } ... on ValidationError { field } } }`;
+    const list = `query($f: LinkedPostFilter) { venues(filter: $f) { totalCount edges { node { name } } } }`;
     const names = async (f: object) => (await h.ok(list, { f })).venues.edges.map((x: any) => x.node.name);
     expect(await names({})).toEqual(['Beta Bar', 'Alpha Club']);
     expect(await names({ search: 'springfield' })).toEqual(['Alpha Club']);
@@ -57,7 +58,7 @@ describe('venues', () => {
     expect(await names({ hasEvents: false })).toEqual(['Beta Bar']);
     expect(await names({ event: e.databaseId })).toEqual(['Alpha Club']);
     expect(await names({ onlyWithUpcoming: true })).toEqual(['Alpha Club']);
-    expect((await h.ok(list, { f: { event: a.databaseId } })).venues).toMatchObject({ field: 'event' });
+    expect(await h.refused(list, { f: { event: a.databaseId } })).toMatchObject({ type: 'ValidationError', code: 'NOT_AN_EVENT', field: 'event' });
   });
 });
 
@@ -65,11 +66,12 @@ describe('organizers', () => {
   it('creates, finds by slug, updates, trashes', async () => {
     const o = (await h.ok(`mutation { createOrganizer(input: { name: "Jane Org", email: "jane@example.com" }) { ${ORGANIZER} } }`)).createOrganizer;
     expect(o).toMatchObject({ slug: 'jane-org', email: 'jane@example.com' });
-    const bySlug = (await h.ok(`query { organizer(slug: "Jane-Org") { ${ORGANIZER} } }`)).organizer;
+    const bySlug = (await h.ok(`query { organizer(slug: "Jane-Org") { ${ORGANIZER_FIELDS} } }`)).organizer;
     expect(bySlug.databaseId).toBe(o.databaseId);
     const u = (await h.ok(`mutation($id: Int) { updateOrganizer(id: $id, input: { phone: "555" }) { ${ORGANIZER} } }`, { id: o.databaseId })).updateOrganizer;
     expect(u).toMatchObject({ phone: '555', email: 'jane@example.com' });
-    expect((await h.ok(`query { organizer(slug: "nope") { ${ORGANIZER} } }`)).organizer.__typename).toBe('NotFoundError');
+    expect((await h.ok(`query { organizer(slug: "nope") { ${ORGANIZER_FIELDS} } }`)).organizer).toBeNull();
+    expect(await h.refused(`query { organizer(slug: "nope", strict: true) { ${ORGANIZER_FIELDS} } }`)).toMatchObject({ type: 'NotFoundError', code: 'NOT_FOUND', field: 'slug' });
   });
 
   it('trashes, restores and purges; purging needs the trash first', async () => {
@@ -81,7 +83,7 @@ describe('organizers', () => {
     expect(restored).toMatchObject({ status: 'PUBLISH', slug: 'temp' });
     await h.ok(`mutation($id: Int) { deleteOrganizer(id: $id) { ${ORGANIZER} } }`, { id: o.databaseId });
     expect((await h.ok(purge, { id: o.databaseId })).purgeOrganizer.data).toBe(o.databaseId);
-    expect((await h.ok(`query($id: Int) { organizer(id: $id) { ${ORGANIZER} } }`, { id: o.databaseId })).organizer.__typename).toBe('NotFoundError');
+    expect((await h.ok(`query($id: Int) { organizer(id: $id) { ${ORGANIZER_FIELDS} } }`, { id: o.databaseId })).organizer).toBeNull();
   });
 
   it('refuses writes to anonymous callers and subscribers, and others’ records to contributors', async () => {
@@ -96,8 +98,10 @@ describe('organizers', () => {
 
   it('hides drafts from anonymous readers', async () => {
     const o = (await h.ok(`mutation { createOrganizer(input: { name: "Secret", status: DRAFT }) { ${ORGANIZER} } }`)).createOrganizer;
-    expect((await h.ok(`query($id: Int) { organizer(id: $id) { ${ORGANIZER} } }`, { id: o.databaseId }, { as: null })).organizer.__typename).toBe('ForbiddenError');
-    const list = await h.ok(`query { organizers { ... on OrganizerConnection { totalCount } } }`, {}, { as: null });
+    expect((await h.ok(`query($id: Int) { organizer(id: $id) { ${ORGANIZER_FIELDS} } }`, { id: o.databaseId }, { as: null })).organizer).toBeNull();
+    const strict = `query($id: Int) { organizer(id: $id, strict: true) { ${ORGANIZER_FIELDS} } }`;
+    expect(await h.refused(strict, { id: o.databaseId }, { as: null })).toMatchObject({ type: 'ForbiddenError', code: 'NOT_ACCESSIBLE', field: null });
+    const list = await h.ok(`query { organizers { totalCount } }`, {}, { as: null });
     expect(list.organizers.totalCount).toBe(0);
   });
 });

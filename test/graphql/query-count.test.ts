@@ -42,18 +42,16 @@ afterAll(() => h.close());
 
 const PAGE = `query($perPage: Int) {
   events(perPage: $perPage) {
-    ... on EventConnection {
-      totalCount
-      edges { node {
-        databaseId title startDate cost
-        venues { databaseId name city image { url } }
-        organizers { databaseId name email }
-        categories { databaseId name slug parentId count }
-        tags { databaseId name slug count }
-        image { url }
-        parent { databaseId title }
-      } }
-    }
+    totalCount
+    edges { node {
+      databaseId title startDate cost
+      venues { databaseId name city image { url } }
+      organizers { databaseId name email }
+      categories { databaseId name slug parentId count }
+      tags { databaseId name slug count }
+      image { url }
+      parent { databaseId title }
+    } }
   }
 }`;
 
@@ -171,26 +169,33 @@ describe('single reads (Query.event, venue, organizer)', () => {
     }
   });
 
-  it('answers missing, wrong-kind and unreadable events as before', async () => {
-    const read = async (variables: Record<string, unknown>, as: Role | null = null) => (await counted(EVENT_BY_ID, variables, as)).data.event;
-    expect(await read({ id: 999_999 })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the ID 999999.', notFoundField: 'id' });
-    expect(await read({ slug: 'no-such-event' })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "no-such-event".', notFoundField: 'slug' });
-    expect(await read({ slug: '%%%' })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "%%%".', notFoundField: 'slug' });
-    expect(await read({})).toEqual({ __typename: 'ValidationError', code: 'REQUIRED', message: 'Give an ID or a slug.', field: 'id' });
+  it('answers missing, wrong-kind and unreadable events as before (strict: the REST operation)', async () => {
+    const read = (variables: Record<string, unknown>, as: Role | null = null) => h.refused(EVENT_BY_ID, variables, { as, now: NOW });
+    expect(await read({ id: 999_999 })).toEqual({ type: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the ID 999999.', field: 'id' });
+    expect(await read({ slug: 'no-such-event' })).toEqual({ type: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "no-such-event".', field: 'slug' });
+    expect(await read({ slug: '%%%' })).toEqual({ type: 'NotFoundError', code: 'NOT_FOUND', message: 'No event has the slug "%%%".', field: 'slug' });
+    expect(await read({})).toEqual({ type: 'ValidationError', code: 'REQUIRED', message: 'Give an ID or a slug.', field: 'id' });
     expect(await read({ id: event.venues[0]!.databaseId })).toEqual({
-      __typename: 'ValidationError',
+      type: 'ValidationError',
       code: 'WRONG_KIND',
       message: `The ID ${event.venues[0]!.databaseId} is not a valid event.`,
       field: 'id',
     });
-    const notAccessible = { __typename: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested event is not accessible' };
+    const notAccessible = { type: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested event is not accessible', field: null };
     expect(await read({ id: draft.databaseId })).toEqual(notAccessible);
     expect(await read({ slug: draft.slug })).toEqual(notAccessible);
     expect(await read({ id: draft.databaseId }, 'SUBSCRIBER')).toEqual(notAccessible);
     expect(await read({ id: draft.databaseId }, 'AUTHOR')).toEqual(notAccessible);
-    const gone = { __typename: 'ForbiddenError', code: 'NO_LONGER_AVAILABLE', message: 'This event is no longer available' };
+    const gone = { type: 'ForbiddenError', code: 'NO_LONGER_AVAILABLE', message: 'This event is no longer available', field: null };
     expect(await read({ id: trashed.databaseId })).toEqual(gone);
     expect(await read({ slug: trashed.slug })).toEqual(gone);
+    // Without strict, what does not exist for the caller is null; invalid arguments stay errors.
+    const plain = `query($id: Int, $slug: String) { event(id: $id, slug: $slug) { title } }`;
+    for (const variables of [{ id: 999_999 }, { slug: 'no-such-event' }, { id: draft.databaseId }, { id: trashed.databaseId }]) {
+      expect(await h.gql(plain, variables, { as: null, now: NOW })).toEqual({ data: { event: null } });
+    }
+    expect(await h.refused(plain, { id: event.venues[0]!.databaseId }, { as: null, now: NOW })).toMatchObject({ code: 'WRONG_KIND', field: 'id' });
+    expect(await h.refused(plain, {}, { as: null, now: NOW })).toMatchObject({ code: 'REQUIRED', field: 'id' });
     // Those who may read them still do, in one statement like any readable event.
     for (const [record, status, field, as] of [
       [draft, 'DRAFT', 'id', 'CONTRIBUTOR'],
@@ -207,10 +212,10 @@ describe('single reads (Query.event, venue, organizer)', () => {
   it('answers missing, wrong-kind and unreadable venues as before', async () => {
     const draftVenue = (await h.ok(`mutation { createVenue(input: { name: "Single Draft Hall", status: DRAFT }) { ... on Venue { databaseId } } }`, {}, { now: NOW }))
       .createVenue.databaseId;
-    const read = async (variables: Record<string, unknown>, as: Role | null = null) => (await counted(VENUE_BY_ID, variables, as)).data.venue;
-    expect(await read({ id: 999_999 })).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: 'No venue has the ID 999999.', notFoundField: 'id' });
-    expect(await read({ id: draft.databaseId })).toEqual({ __typename: 'ValidationError', code: 'WRONG_KIND', message: `The ID ${draft.databaseId} is not a valid venue.`, field: 'id' });
-    expect(await read({ id: draftVenue })).toEqual({ __typename: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested venue is not accessible' });
+    const read = (variables: Record<string, unknown>, as: Role | null = null) => h.refused(VENUE_BY_ID, variables, { as, now: NOW });
+    expect(await read({ id: 999_999 })).toEqual({ type: 'NotFoundError', code: 'NOT_FOUND', message: 'No venue has the ID 999999.', field: 'id' });
+    expect(await read({ id: draft.databaseId })).toEqual({ type: 'ValidationError', code: 'WRONG_KIND', message: `The ID ${draft.databaseId} is not a valid venue.`, field: 'id' });
+    expect(await read({ id: draftVenue })).toEqual({ type: 'ForbiddenError', code: 'NOT_ACCESSIBLE', message: 'The requested venue is not accessible', field: null });
     const r = await counted(VENUE_BY_ID, { id: draftVenue }, 'ADMINISTRATOR');
     expect(r.data.venue).toMatchObject({ databaseId: draftVenue, status: 'DRAFT' });
     expect(r.count).toBe(1);

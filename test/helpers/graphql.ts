@@ -63,10 +63,22 @@ export async function createGraphQLHarness(opts: { settings?: Partial<SiteSettin
     return result.data as T;
   }
 
+  /**
+   * Runs an operation that must fail with exactly one GraphQL error (a read refused): returns the
+   * error's `message` and `extensions` (`code`, `field`, `type`) in one object.
+   */
+  async function refused(query: string, variables: Record<string, unknown> = {}, options: { as?: Role | Viewer | null; now?: Date } = {}) {
+    const result = await gql(query, variables, options);
+    if (result.errors?.length !== 1) throw new Error(`expected one GraphQL error, got ${JSON.stringify(result)}`);
+    const [error] = result.errors;
+    return { message: error!.message, ...error!.extensions };
+  }
+
   return {
     db,
     gql,
     ok,
+    refused,
     userFor,
     async reset() {
       users.clear();

@@ -480,7 +480,8 @@ describe('terms', () => {
 describe('redaction (§4.7, REC)', () => {
   const venue: RestVenueFragment = {
     databaseId: 4, authorId: 1, status: 'PUBLISH', date: '2026-11-21 07:12:40', dateUtc: '2026-11-21 12:12:40', modified: '2026-11-21 07:12:40',
-    modifiedUtc: '2026-11-21 12:12:40', slug: 'grand-hall', name: 'Grand Hall', description: '<p>A large hall.</p>', excerpt: '', image: null,
+    // As the core answers a locked record: description and excerpt empty (its password lock).
+    modifiedUtc: '2026-11-21 12:12:40', slug: 'grand-hall', name: 'Grand Hall', description: '', excerpt: '', image: null,
     address: '1 Main St', city: 'Springfield', country: 'United States', province: '', state: 'IL', zip: '62701', phone: '555-0100',
     website: 'https://example.com/hall', stateprovince: 'IL', latitude: 1.5, longitude: 2.5, showMap: true, showMapLink: false, hasPassword: true,
   };
@@ -501,8 +502,9 @@ describe('redaction (§4.7, REC)', () => {
   });
 
   it('redacts an event and its nested records; cost_details in the §4.7 order', () => {
+    // description/excerpt come empty from the core (its password lock); the facade keeps the rest of §4.7.
     const e = redact({
-      id: 1, title: 'T', description: '<p>x</p>', image: { url: 'u' }, all_day: false, cost: '$1',
+      id: 1, title: 'T', description: '', image: { url: 'u' }, all_day: false, cost: '$1',
       cost_details: { currency_symbol: '$', currency_code: 'USD', currency_position: 'prefix', values: ['1'] },
       categories: [{ name: 'a' }], venue: { id: 4, venue: 'Grand Hall' }, organizer: [{ id: 6, organizer: 'Jane' }], json_ld: {},
     });

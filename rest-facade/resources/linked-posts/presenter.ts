@@ -54,7 +54,9 @@ export function presentLinkedPost(node: RestPostFields & { name: string }, urls:
     ['global_id', gid],
     ['global_id_lineage', [gid]],
   ];
-  const keep = new Set(['global_id', 'global_id_lineage', ...(shape.keep ?? [])]);
+  // A locked record's description arrives empty (the core's password lock); TEC redacts it after
+  // array_filter, so the key stays, as ''.
+  const keep = new Set(['global_id', 'global_id_lineage', ...(shape.keep ?? []), ...(locked ? ['description'] : [])]);
   const out: JsonObject = {};
   for (const [k, v] of pairs) if (keep.has(k) || !isEmptyValue(v)) out[k] = v;
   return locked ? redact(out) : out;
