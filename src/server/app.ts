@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
+import { graphiqlAssets } from './graphiql.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -52,6 +53,8 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
     }
     await next();
   });
+
+  app.use(graphiqlAssets);
 
   app.use(async (ctx, next) => {
     const auth = await authenticate(db.prisma, { header: ctx.get('authorization') || undefined, ip: ctx.ip });

@@ -1,6 +1,7 @@
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Context } from '../context.ts';
+import { renderGraphiQL } from './graphiql.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -14,6 +15,7 @@ export function createGraphQLServer(schema: GraphQLSchema, opts: { logger?: { er
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'cal-events GraphQL' },
+    renderGraphiQL, // assets served by this service (src/server/graphiql.ts), never a CDN
     landingPage: false,
     // Anything that is not a typed domain error is masked: clients never see internals.
     maskedErrors: {
