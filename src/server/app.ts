@@ -7,14 +7,15 @@ import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
+import type { ChangeBus } from '../services/changes.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
 import { graphiqlAssets } from './graphiql.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
- * `now` replaces the request clock (tests).
+ * `now` replaces the request clock (tests); `changes` is the change bus (default: in-process).
  */
-export function buildApp({ config, db, logger, now }: { config: Config; db: Database; logger: Logger; now?: () => Date }) {
+export function buildApp({ config, db, logger, now, changes }: { config: Config; db: Database; logger: Logger; now?: () => Date; changes?: ChangeBus }) {
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
   const yoga = createGraphQLServer(schema, { logger });
@@ -64,6 +65,7 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
       settings: config.site,
       viewer: 'viewer' in auth ? auth.viewer : null,
       now: now?.(),
+      changes,
     });
     await next();
   });

@@ -35,6 +35,11 @@ const schema = z.object({
   CAL_TIMEZONE_MODE: z.enum(['event', 'site']).default('event'),
   CAL_ALLOW_PRIVATE_IMAGE_URLS: bool.default(false),
   CAL_SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  CAL_CHANGES_CHANNEL: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
+    .default('cal_events_changes'),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -50,6 +55,10 @@ export interface Config {
   trustProxy: boolean;
   allowPrivateImageUrls: boolean;
   shutdownTimeoutMs: number;
+  /** Change bus over Redis pub/sub when set (src/server/changes-transport.ts). */
+  redisUrl: string | undefined;
+  /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
+  changesChannel: string;
   site: SiteSettings;
 }
 
@@ -83,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CAL_TRUST_PROXY,
     allowPrivateImageUrls: e.CAL_ALLOW_PRIVATE_IMAGE_URLS,
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
+    redisUrl: e.REDIS_URL,
+    changesChannel: e.CAL_CHANGES_CHANNEL,
     site: {
       timezone: e.CAL_TIMEZONE,
       postsPerPage: e.CAL_POSTS_PER_PAGE,
