@@ -18,6 +18,10 @@ import { graphiqlAssets } from './graphiql.ts';
 export function buildApp({ config, db, logger, now, changes }: { config: Config; db: Database; logger: Logger; now?: () => Date; changes?: ChangeBus }) {
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
+  // A subscriber closing its SSE stream ends the piping of the response early: not an error.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err }, 'response error');
+  });
   const yoga = createGraphQLServer(schema, { logger });
   const executor = createExecutor(yoga);
 

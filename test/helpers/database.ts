@@ -74,7 +74,8 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
   };
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new, empty, uniquely named database on TEST_DATABASE_URL's server. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_BACKEND=postgres needs TEST_DATABASE_URL');
   const name = `cal_test_${process.pid}_${randomUUID().slice(0, 8)}`;
