@@ -1,4 +1,5 @@
 import type { PrismaClient, UserRole } from '../prisma/generated/client/client.ts';
+import { processChangeBus, type ChangeBus } from './services/changes.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
 export interface SiteSettings {
@@ -29,6 +30,8 @@ export interface Context {
   password?: string;
   /** `context=edit`: editors see protected content without the password (contract §3.2). */
   editContext?: boolean;
+  /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
+  changes: ChangeBus;
 }
 
 /** Authentication failures the edge answers itself (401, or 429 with `Retry-After`). */
@@ -51,6 +54,7 @@ export function createContext(input: {
   now?: Date;
   password?: string;
   editContext?: boolean;
+  changes?: ChangeBus;
 }): Context {
   return {
     prisma: input.prisma,
@@ -59,5 +63,6 @@ export function createContext(input: {
     now: input.now ?? new Date(),
     password: input.password,
     editContext: input.editContext,
+    changes: input.changes ?? processChangeBus,
   };
 }

@@ -7,18 +7,24 @@ import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
+import type { ChangeBus } from '../services/changes.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
 import { createWebRouter } from '../web/routes.ts';
 import { withQueryBudget } from '../db/request-budget.ts';
 import { corsHeaders, securityHeaders } from './http-headers.ts';
+import { graphiqlAssets } from './graphiql.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
- * `now` replaces the request clock (tests).
+ * `now` replaces the request clock (tests); `changes` is the change bus (default: in-process).
  */
-export function buildApp({ config, db, logger, now }: { config: Config; db: Database; logger: Logger; now?: () => Date }) {
+export function buildApp({ config, db, logger, now, changes }: { config: Config; db: Database; logger: Logger; now?: () => Date; changes?: ChangeBus }) {
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
+  // A subscriber closing its SSE stream ends the piping of the response early: not an error.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err }, 'response error');
+  });
   const yoga = createGraphQLServer(schema, { logger, limits: config.graphql });
   const executor = createExecutor(yoga);
 
@@ -58,6 +64,8 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
     await next();
   });
 
+  app.use(graphiqlAssets);
+
   app.use(async (ctx, next) => {
     const auth = await authenticate(db.prisma, { header: ctx.get('authorization') || undefined, ip: ctx.ip });
     if ('error' in auth) ctx.state.authError = auth;
@@ -66,6 +74,7 @@ export function buildApp({ config, db, logger, now }: { config: Config; db: Data
       settings: config.site,
       viewer: 'viewer' in auth ? auth.viewer : null,
       now: now?.(),
+      changes,
     });
     await next();
   });

@@ -61,6 +61,10 @@ const schema = z.object({
   CAL_HEADERS_TIMEOUT_MS: positiveInt.default(15_000),
   CAL_REQUEST_TIMEOUT_MS: positiveInt.default(60_000),
   NODE_ENV: z.string().optional(),
+  CAL_CHANGES_CHANNEL: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
+    .default('cal_events_changes'),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -76,6 +80,10 @@ export interface Config {
   trustProxy: boolean;
   allowPrivateImageUrls: boolean;
   shutdownTimeoutMs: number;
+  /** Change bus over Redis pub/sub when set (src/server/changes-transport.ts). */
+  redisUrl: string | undefined;
+  /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
+  changesChannel: string;
   site: SiteSettings;
   graphql: GraphQLLimits;
   /** Largest request body, GraphQL and REST alike. */
@@ -141,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.CAL_REDIS_PREFIX } : undefined,
     headersTimeoutMs: e.CAL_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
+    redisUrl: e.REDIS_URL,
+    changesChannel: e.CAL_CHANGES_CHANNEL,
     site: {
       timezone: e.CAL_TIMEZONE,
       postsPerPage: e.CAL_POSTS_PER_PAGE,

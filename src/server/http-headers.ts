@@ -3,14 +3,15 @@ import type { Context } from 'koa';
 /**
  * Content-Security-Policy of HTML pages (GraphiQL): scripts, styles, workers and fonts from this
  * service ('self'; GraphiQL's page bootstraps with inline code, hence 'unsafe-inline'), results
- * fetched from this service only, never framed. unpkg.com stays allowed only while Yoga's default
- * GraphiQL loads its assets from there; the self-hosted GraphiQL needs 'self' alone.
+ * fetched from this service only, never framed. GraphiQL's assets are served by this service
+ * (src/server/graphiql.ts), so no other origin is allowed. Pages that set their own policy
+ * (src/web) keep it.
  */
 const HTML_CSP = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline' https://unpkg.com",
-  "style-src 'self' 'unsafe-inline' https://unpkg.com",
-  "font-src 'self' data: https://unpkg.com",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
   "img-src 'self' data: https:",
   "worker-src 'self' blob:",
   "connect-src 'self'",
@@ -32,7 +33,10 @@ export function securityHeaders(ctx: Context): void {
   ctx.set('Content-Security-Policy', DATA_CSP);
   const writeHead = ctx.res.writeHead.bind(ctx.res);
   ctx.res.writeHead = ((...args: Parameters<typeof writeHead>) => {
-    if (String(ctx.res.getHeader('content-type') ?? '').startsWith('text/html')) ctx.res.setHeader('Content-Security-Policy', HTML_CSP);
+    const own = ctx.res.getHeader('content-security-policy');
+    if (String(ctx.res.getHeader('content-type') ?? '').startsWith('text/html') && (!own || own === DATA_CSP)) {
+      ctx.res.setHeader('Content-Security-Policy', HTML_CSP);
+    }
     return writeHead(...args);
   }) as typeof ctx.res.writeHead;
 }

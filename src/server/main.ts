@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
+import { openChangeBus } from './changes-transport.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseConfigError, openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
@@ -41,7 +42,14 @@ try {
 const closeThrottle = configureLoginThrottle({ ...config.authThrottle, redis: config.redis });
 if (!config.redis && config.authThrottle.limit > 0) logger.info('sign-in throttling counts per process (set REDIS_URL to share it between instances)');
 
-const { app } = buildApp({ config, db, logger });
+const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, channel: config.changesChannel, logger }).catch(
+  async (e: unknown) => {
+    await db.close().catch(() => {});
+    return fail(`change bus: ${(e as Error).message?.split('\n')[0]}`);
+  },
+);
+logger.info({ transport: changes.transport }, 'change bus ready');
+const { app } = buildApp({ config, db, logger, changes });
 const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
 server.on('error', (e: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port}: ${e.code ?? e.message}`));
@@ -64,6 +72,7 @@ async function shutdown(signal: string) {
   server.closeIdleConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeThrottle();
+  await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));
   await db.close().catch((e: unknown) => logger.error({ err: e }, 'closing the database failed'));
   logger.info('stopped');
   process.exit(0);

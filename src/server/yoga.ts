@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 
 import type { Context } from '../context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
+import { renderGraphiQL } from './graphiql.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -30,6 +31,7 @@ export function createGraphQLServer(
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'cal-events GraphQL' },
+    renderGraphiQL, // assets served by this service (src/server/graphiql.ts), never a CDN
     landingPage: false,
     // Anything that is not a typed domain error is masked: clients never see internals.
     maskedErrors: {

@@ -7,6 +7,7 @@ import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { computeEventDates } from '../domain/event-dates.ts';
 import { slugify } from '../domain/slug.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
+import { eventTermChanges, publishChange } from './changes.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
@@ -218,7 +219,9 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
         db.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
       ),
     ).then((e) => e.id);
-  return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
+  const id = await (needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null));
+  publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...(await eventTermChanges(ctx, id)));
+  return id;
 }
 
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
@@ -226,6 +229,7 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
   const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id } });
+  const termsBefore = await eventTermChanges(ctx, row.id);
   const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input)) };
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, current.authorId);
 
@@ -266,6 +270,7 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   } else {
     await write();
   }
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
 
@@ -275,6 +280,7 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
   await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
 
@@ -290,6 +296,7 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   const base = row.slug?.replace(/__trashed$/, '');
   if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
   else await restore(null);
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'RESTORED', before: row }, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
 
@@ -297,7 +304,9 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
+  const terms = await eventTermChanges(ctx, row.id);
   await retryOnWriteConflict(() => ctx.prisma.post.delete({ where: { id: row.id } }));
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...terms);
   return row.id;
 }
 

@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
+import { linkedEventChanges, publishChange } from './changes.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
@@ -136,7 +137,7 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   const now = stamp(ctx);
   const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone: ctx.settings.timezone, status });
   const data = await fieldData(ctx, kind, input);
-  return writeWithUniqueSlug(name, slugsLike(ctx, kind), (slug) => insertPost(ctx, kind, async (db, id) => {
+  const id = await writeWithUniqueSlug(name, slugsLike(ctx, kind), (slug) => insertPost(ctx, kind, async (db, id) => {
     const created = await (kind === 'VENUE' ? db.venue : (db.organizer as unknown as typeof db.venue)).create({
       data: {
         ...(data as { name: string }),
@@ -154,6 +155,8 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
     });
     return created.id;
   }));
+  publishChange(ctx, { kind, id, action: 'CREATED' });
+  return id;
 }
 
 export async function updateLinkedPost(
@@ -187,6 +190,7 @@ export async function updateLinkedPost(
     where: { id: row.id },
     data: { ...data, modifiedUtc: now.utc, modifiedLocal: now.local } as never,
   });
+  publishChange(ctx, { kind, id: row.id, action: 'UPDATED', before: row });
   return row.id;
 }
 
@@ -199,10 +203,12 @@ export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: P
   const now = stamp(ctx);
   const join = kind === 'VENUE' ? ctx.prisma.eventVenue : ctx.prisma.eventOrganizer;
   const where = kind === 'VENUE' ? { venueId: row.id } : { organizerId: row.id };
+  const events = await linkedEventChanges(ctx, kind, row.id);
   await ctx.prisma.$transaction([
     (join as typeof ctx.prisma.eventVenue).deleteMany({ where: where as never }),
     delegate(ctx, kind).update({ where: { id: row.id }, data: trashedData(row, now) }),
   ]);
+  publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
 }
 
@@ -217,6 +223,7 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
       data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
     }),
   );
+  publishChange(ctx, { kind, id: row.id, action: 'RESTORED', before: row });
   return row.id;
 }
 
@@ -225,6 +232,8 @@ export async function purgeLinkedPost(ctx: Context, kind: LinkedKind, address: P
   const row = await locatePost(ctx, kind, address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError(`Move the ${label(kind)} to the trash before deleting it permanently.`, 'NOT_TRASHED');
+  const events = await linkedEventChanges(ctx, kind, row.id);
   await ctx.prisma.post.delete({ where: { id: row.id } });
+  publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
 }

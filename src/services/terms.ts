@@ -4,9 +4,11 @@ import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
+import { linkedEventChanges, publishChange } from './changes.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 
 export type Taxonomy = 'CATEGORY' | 'TAG';
+const changeKind = (taxonomy: Taxonomy): 'EVENT_CATEGORY' | 'EVENT_TAG' => (taxonomy === 'CATEGORY' ? 'EVENT_CATEGORY' : 'EVENT_TAG');
 interface TreeNode {
   id: number;
   parentId: number | null;
@@ -192,6 +194,7 @@ async function insertTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): P
       : ctx.prisma.tag.create({ data: data(slug), select: { id: true } }),
   );
   invalidateTree(ctx);
+  publishChange(ctx, { kind: changeKind(taxonomy), id: created.id, action: 'CREATED' });
   return created;
 }
 
@@ -263,6 +266,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
     await ctx.prisma.tag.update({ where: { id }, data });
   }
   invalidateTree(ctx);
+  publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'UPDATED' });
   return id;
 }
 
@@ -272,6 +276,8 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   requireTermManager(ctx, taxonomy);
   const count = term.publishedCount;
   const path = taxonomy === 'CATEGORY' ? await categoryPath(ctx, id) : [term.slug];
+  const events = await linkedEventChanges(ctx, changeKind(taxonomy), id);
+  const children = taxonomy === 'CATEGORY' ? await ctx.prisma.category.findMany({ where: { parentId: id }, select: { id: true } }) : [];
   if (taxonomy === 'CATEGORY') {
     await ctx.prisma.$transaction([
       ctx.prisma.category.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } }),
@@ -281,6 +287,7 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
     await ctx.prisma.term.delete({ where: { id } });
   }
   invalidateTree(ctx);
+  publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'DELETED' }, ...children.map((c) => ({ kind: 'EVENT_CATEGORY' as const, id: c.id, action: 'UPDATED' as const })), ...events);
   return { ...term, parentId: term.parentId ?? 0, count, taxonomy, path };
 }
 

@@ -74,6 +74,7 @@ export async function createTestDatabase(opts: TestDatabaseOptions = {}): Promis
   };
 }
 
+/** A new, empty, uniquely named database on TEST_DATABASE_URL's server. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_BACKEND=postgres needs TEST_DATABASE_URL');

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { buildApp } from '../../src/server/app.ts';
+import type { ChangeBus } from '../../src/services/changes.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
 import { resetThrottle } from '../../src/services/throttle.ts';
@@ -64,6 +65,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Fixed request clock; default SAMPLE_CLOCK. `null` = real time. */
   now?: Date | null;
+  /** Change bus of this server; default the process-wide in-process bus. */
+  changes?: ChangeBus;
 }
 
 /**
@@ -76,7 +79,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined });
+  const { app } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {

@@ -1,0 +1,165 @@
+import type { Context } from '../../src/context.ts';
+import { CHANGE_ACTIONS, onChange, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
+import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
+import { builder } from '../builder.ts';
+import { EventCategoryRef } from './event-category.ts';
+import { EventRef } from './event.ts';
+import { EventTagRef } from './event-tag.ts';
+import { OrganizerRef } from './organizer.ts';
+import { VenueRef } from './venue.ts';
+
+/**
+ * Live changes (GraphQL over SSE at `/graphql`): each `…Changed` field streams the changes of one
+ * kind of record from the change bus (src/services/changes.ts), whichever API or process made them.
+ * Every change is judged per subscriber, with the subscriber's own context, when it is delivered:
+ * a record the caller may not read is never sent; one that left the caller's view (deleted, trashed,
+ * unpublished) arrives as DELETED with its ID only, and only to callers who could read it before.
+ */
+const ChangeActionEnum = builder.enumType('ChangeAction', {
+  description: 'What happened to the record. DELETED: deleted, moved to the trash, or no longer readable by you.',
+  values: CHANGE_ACTIONS,
+});
+
+const ChangeFilterInput = builder.inputType('ChangeFilter', {
+  description: 'Narrows a change stream; all given conditions apply.',
+  fields: (t) => ({
+    ids: t.intList({ required: false, description: 'Only these records (database IDs).' }),
+    actions: t.field({ type: [ChangeActionEnum], required: false, description: 'Only these actions.' }),
+  }),
+});
+
+interface Delivery {
+  action: ChangeAction;
+  id: number;
+  record: object | null;
+}
+
+interface Filter {
+  ids?: number[] | null;
+  actions?: ChangeAction[] | null;
+}
+
+/**
+ * The deliveries of one subscriber, in bus order. It listens from the moment the subscription is
+ * set up (no change between setup and the first read is lost) until the client goes away.
+ */
+function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: number) => Promise<object | null>): AsyncIterableIterator<Delivery> {
+  const queue: Change[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  const off = onChange(ctx, (change) => {
+    if (change.kind !== kind || (filter.ids?.length && !filter.ids.includes(change.id))) return;
+    queue.push(change);
+    wake?.();
+  });
+  const finish = () => {
+    done = true;
+    off();
+    wake?.();
+    return Promise.resolve({ done: true as const, value: undefined });
+  };
+  const judge = async (change: Change): Promise<Delivery | null> => {
+    const couldRead = change.before ? viewerCanRead(ctx, change.before) : !isPost(kind);
+    if (change.action === 'DELETED') return couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
+    const record = await load(change.id);
+    if (record) return { action: change.action, id: change.id, record };
+    return change.before && couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      while (!done) {
+        const change = queue.shift();
+        if (!change) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+          continue;
+        }
+        const delivery = await judge(change);
+        if (delivery && (!filter.actions?.length || filter.actions.includes(delivery.action))) return { done: false, value: delivery };
+      }
+      return { done: true, value: undefined };
+    },
+    return: finish,
+    throw: (error?: unknown) => finish().then(() => Promise.reject(error)),
+  };
+}
+
+const isPost = (kind: ChangeKind) => kind === 'EVENT' || kind === 'VENUE' || kind === 'ORGANIZER';
+
+builder.subscriptionType({ description: 'Live changes of the calendar (GraphQL over SSE: `Accept: text/event-stream`).' });
+
+function defineChangeField(opts: {
+  field: string;
+  payload: string;
+  recordField: string;
+  kind: ChangeKind;
+  ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof EventCategoryRef | typeof EventTagRef;
+  load: (ctx: Context, id: number) => Promise<object | null>;
+}) {
+  const Payload = builder.objectRef<Delivery>(opts.payload).implement({
+    description: `A change of one ${opts.recordField}, as the subscriber may see it.`,
+    fields: (t) => ({
+      action: t.field({ type: ChangeActionEnum, resolve: (d) => d.action }),
+      id: t.int({ description: 'Database ID of the record.', resolve: (d) => d.id }),
+      [opts.recordField]: t.field({
+        type: opts.ref as typeof EventRef,
+        nullable: true,
+        description: 'The record as it is now; null when DELETED.',
+        resolve: (d) => d.record as never,
+      }),
+    }),
+  });
+  builder.subscriptionField(opts.field, (t) =>
+    t.field({
+      type: Payload,
+      description: `Changes of ${opts.recordField} records: created, updated, deleted (or trashed), restored.`,
+      args: { filter: t.arg({ type: ChangeFilterInput }) },
+      subscribe: (_root, args, ctx) => deliveries(ctx, opts.kind, args.filter ?? {}, (id) => opts.load(ctx, id)),
+      resolve: (delivery) => delivery,
+    }),
+  );
+}
+
+defineChangeField({
+  field: 'eventChanged',
+  payload: 'EventChange',
+  recordField: 'event',
+  kind: 'EVENT',
+  ref: EventRef,
+  load: (ctx, id) => ctx.prisma.event.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+});
+defineChangeField({
+  field: 'venueChanged',
+  payload: 'VenueChange',
+  recordField: 'venue',
+  kind: 'VENUE',
+  ref: VenueRef,
+  load: (ctx, id) => ctx.prisma.venue.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+});
+defineChangeField({
+  field: 'organizerChanged',
+  payload: 'OrganizerChange',
+  recordField: 'organizer',
+  kind: 'ORGANIZER',
+  ref: OrganizerRef,
+  load: (ctx, id) => ctx.prisma.organizer.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+});
+defineChangeField({
+  field: 'eventCategoryChanged',
+  payload: 'EventCategoryChange',
+  recordField: 'eventCategory',
+  kind: 'EVENT_CATEGORY',
+  ref: EventCategoryRef,
+  load: (ctx, id) => ctx.prisma.category.findUnique({ where: { id } }),
+});
+defineChangeField({
+  field: 'eventTagChanged',
+  payload: 'EventTagChange',
+  recordField: 'eventTag',
+  kind: 'EVENT_TAG',
+  ref: EventTagRef,
+  load: (ctx, id) => ctx.prisma.tag.findUnique({ where: { id } }),
+});

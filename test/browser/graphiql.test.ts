@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+// Debian's chromium, driven by playwright-core (never `npx playwright install`). CI installs it
+// (.ci/run); without it this suite is skipped and says so.
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Backend-independent: runs in the PGlite project only.
+describe.skipIf(!hasChromium || process.env.TEST_BACKEND === 'postgres')('GraphiQL in a real browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer({ now: null });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('renders from this server alone, runs a typed query, shows the result and the docs', { timeout: 90_000 }, async () => {
+    const created = await server.api('/events', {
+      method: 'POST',
+      as: 'admin',
+      body: { title: 'Browser Jazz Night', start_date: '2030-01-10 20:00:00', end_date: '2030-01-10 23:00:00', status: 'publish' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+
+    const context = await browser.newContext();
+    const requests: string[] = [];
+    context.on('request', (r) => requests.push(r.url()));
+    const page = await context.newPage();
+    page.on('worker', (w) => requests.push(w.url()));
+    await page.goto(`${server.base}/graphql`, { waitUntil: 'load' });
+
+    const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
+    await editor.waitFor({ timeout: 30_000 });
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    // insertText, not type(): the editor would auto-close every bracket typed.
+    await page.keyboard.insertText(`{ event(id: ${id}) { ... on Event { title startDate } } }`);
+    await page.locator('.graphiql-execute-button').click();
+    // Monaco renders spaces as no-break spaces.
+    const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
+    await expect.poll(response, { timeout: 20_000 }).toContain('"title": "Browser Jazz Night"');
+    expect(await response()).toContain('"startDate": "2030-01-10 20:00:00"');
+
+    // The docs explorer knows the schema (introspection went to /graphql and worked).
+    await page.locator('[aria-label="Show Documentation Explorer"]').click();
+    const docs = page.locator('.graphiql-doc-explorer');
+    await expect.poll(() => docs.innerText(), { timeout: 10_000 }).toMatch(/Query/);
+    await docs.getByText('Query', { exact: true }).first().click();
+    await expect.poll(() => docs.innerText(), { timeout: 10_000 }).toContain('events');
+
+    const origin = new URL(server.base).origin;
+    const foreign = requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
+    expect(requests.length).toBeGreaterThan(3);
+    expect(foreign).toEqual([]);
+    // The bundle comes from the long-cached asset route, the page itself is small.
+    const asset = requests.find((u) => /\/graphiql\/[0-9a-f]{16}\/graphiql\.js$/.test(u));
+    expect(asset).toBeDefined();
+    const head = await fetch(asset!, { headers: { 'accept-encoding': 'gzip' } });
+    expect(head.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const html = await (await fetch(`${server.base}/graphql`, { headers: { accept: 'text/html' } })).text();
+    expect(html.length).toBeLessThan(5_000);
+    await context.close();
+  });
+});

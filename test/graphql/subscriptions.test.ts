@@ -1,0 +1,143 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalChangeBus, type ChangeBus } from '../../src/services/changes.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { subscribeSse, type SseSubscription } from '../helpers/sse.ts';
+
+// Live changes over GraphQL-over-SSE on one server (in-process bus): every write, whichever API
+// made it, reaches the subscribers who may read the record, judged with each subscriber's context.
+let server: TestServer;
+const open: SseSubscription[] = [];
+const sub = async (query: string, as?: 'admin' | 'author') => {
+  const s = await subscribeSse(server.base, query, as ? { authorization: server.authHeader(as) } : {});
+  open.push(s);
+  return s;
+};
+const EVENTS = 'subscription { eventChanged { action id event { title status categories { name } } } }';
+const event = (title: string, extra: object = {}) => ({
+  method: 'POST',
+  as: 'admin' as const,
+  body: { title, start_date: '2030-02-01 19:00:00', end_date: '2030-02-01 22:00:00', status: 'publish', ...extra },
+});
+
+// The in-process bus, counting its listeners: a closed subscription must stop listening.
+let listening = 0;
+const local = createLocalChangeBus();
+const bus: ChangeBus = {
+  ...local,
+  onChange: (listener) => {
+    listening++;
+    const off = local.onChange(listener);
+    return () => {
+      listening--;
+      off();
+    };
+  },
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ now: null, changes: bus });
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) s.close();
+  await server.reset();
+});
+afterAll(() => server?.close());
+
+describe('subscription eventChanged', () => {
+  it('delivers REST and GraphQL writes, and never a draft to an anonymous subscriber', async () => {
+    const anonymous = await sub(EVENTS);
+    const admin = await sub(EVENTS, 'admin');
+
+    expect(listening).toBe(2);
+    const started = performance.now();
+    const published = await server.api('/events', event('Open Rehearsal', { categories: ['Jazz'] }));
+    const answered = performance.now();
+    expect(published.status).toBe(201);
+    const first = await anonymous.next();
+    const at = anonymous.received[0].at;
+    console.log(`in-process delivery: REST write answered in ${(answered - started).toFixed(1)} ms; SSE payload ${(at - answered).toFixed(1)} ms after the answer`);
+    expect(first).toEqual({
+      data: { eventChanged: { action: 'CREATED', id: published.body.id, event: { title: 'Open Rehearsal', status: 'PUBLISH', categories: [{ name: 'Jazz' }] } } },
+    });
+    expect((await admin.next()).data.eventChanged).toMatchObject({ action: 'CREATED', id: published.body.id });
+
+    const draft = await server.api('/events', event('Secret Draft', { status: 'draft' }));
+    expect((await admin.next()).data.eventChanged).toEqual({ action: 'CREATED', id: draft.body.id, event: { title: 'Secret Draft', status: 'DRAFT', categories: [] } });
+    // Changes arrive in order: the anonymous subscriber's next payload is the one after the draft.
+    const marker = await server.graphql<{ updateEvent: { databaseId: number } }>(
+      `mutation { updateEvent(id: ${published.body.id}, input: { title: "Open Rehearsal (moved)" }) { ... on Event { databaseId } } }`,
+    );
+    expect(marker.errors).toBeUndefined();
+    expect((await anonymous.next()).data.eventChanged).toMatchObject({ action: 'UPDATED', id: published.body.id, event: { title: 'Open Rehearsal (moved)' } });
+    expect(JSON.stringify(anonymous.received)).not.toContain('Secret Draft');
+    expect(anonymous.received.map((r) => r.data.data.eventChanged.id)).not.toContain(draft.body.id);
+
+    anonymous.close();
+    admin.close();
+    await expect.poll(() => listening, { timeout: 2_000 }).toBe(0);
+  });
+
+  it('tells a subscriber who could read an event that it is gone (unpublished, trashed, restored, purged)', async () => {
+    const created = await server.api('/events', event('Fleeting'));
+    const id = created.body.id as number;
+    const anonymous = await sub(`subscription { eventChanged(filter: { ids: [${id}] }) { action id event { title } } }`);
+    const admin = await sub(`subscription { eventChanged(filter: { ids: [${id}] }) { action id event { title } } }`, 'admin');
+
+    await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'draft' } });
+    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+    expect((await admin.next()).data.eventChanged).toEqual({ action: 'UPDATED', id, event: { title: 'Fleeting' } });
+
+    await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'publish' } });
+    expect((await anonymous.next()).data.eventChanged).toEqual({ action: 'UPDATED', id, event: { title: 'Fleeting' } });
+    await admin.next();
+
+    expect((await server.api(`/events/${id}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
+    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+
+    const restored = await server.graphql(`mutation { restoreEvent(id: ${id}) { ... on Event { status } } }`);
+    expect(restored.errors).toBeUndefined();
+    expect((await anonymous.next()).data.eventChanged).toEqual({ action: 'RESTORED', id, event: { title: 'Fleeting' } });
+    await admin.next();
+
+    await server.api(`/events/${id}`, { method: 'DELETE', as: 'admin' });
+    await admin.next();
+    await anonymous.next();
+    const purged = await server.graphql(`mutation { purgeEvent(id: ${id}) { ... on MutationPurgeEventSuccess { data } } }`);
+    expect(purged.errors).toBeUndefined();
+    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+    // The trashed event was not readable anonymously any more: its purge is not news to them.
+    await expect(anonymous.next(300)).rejects.toThrow(/no subscription payload/);
+  });
+
+  it('an author sees changes of their own draft, not of others’', async () => {
+    const author = await sub(EVENTS, 'author');
+    const theirs = await server.api('/events', { ...event('Author Draft', { status: 'draft' }), as: 'author' });
+    expect(theirs.status).toBe(201);
+    await server.api('/events', event('Admin Draft', { status: 'draft' }));
+    await server.api('/events', event('Public'));
+    expect((await author.next()).data.eventChanged.event.title).toBe('Author Draft');
+    expect((await author.next()).data.eventChanged.event.title).toBe('Public');
+  });
+});
+
+describe('subscriptions of linked records and terms', () => {
+  it('term counts, venues and organizers publish their changes too', async () => {
+    const categories = await sub('subscription { eventCategoryChanged { action id eventCategory { name count } } }');
+    const venues = await sub('subscription { venueChanged { action id venue { name } } }');
+    const created = await server.api('/events', event('With Links', { categories: ['Blues'], venue: { venue: 'Blue Hall' } }));
+    expect(created.status).toBe(201);
+    const venueId = created.body.venue.id as number;
+    expect((await venues.next()).data.venueChanged).toEqual({ action: 'CREATED', id: venueId, venue: { name: 'Blue Hall' } });
+    const category = await categories.next();
+    expect(category.data.eventCategoryChanged).toMatchObject({ action: 'CREATED', eventCategory: { name: 'Blues' } });
+    // The event was published with the category: its count moved.
+    expect((await categories.next()).data.eventCategoryChanged).toMatchObject({ action: 'UPDATED', eventCategory: { name: 'Blues', count: 1 } });
+
+    await server.api(`/events/${created.body.id}`, { method: 'DELETE', as: 'admin' });
+    expect((await categories.next()).data.eventCategoryChanged).toMatchObject({ action: 'UPDATED', eventCategory: { count: 0 } });
+
+    await server.api(`/venues/${venueId}`, { method: 'POST', as: 'admin', body: { venue: 'Blue Hall (upstairs)' } });
+    expect((await venues.next()).data.venueChanged).toEqual({ action: 'UPDATED', id: venueId, venue: { name: 'Blue Hall (upstairs)' } });
+  });
+});
