@@ -330,15 +330,22 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
 }
 
 /**
- * Authors by login: WordPress's `wp/v2/users?context=edit` (with the credentials given) names
- * each source user's login; a local user with that login gets their records.
+ * Authors by login: WordPress's `wp/v2/users?context=edit` (with the credentials given), or a
+ * cal-events source's GraphQL `users`, names each source user's login; a local user with that
+ * login gets their records.
  */
 async function mapUsers(ctx: Context, source: Source, imp: Importer) {
-  if (!source.isTec) return;
   try {
-    const res = await source.get(`${source.wpJsonRoot}/wp/v2/users?context=edit&per_page=100`);
-    if (res.status !== 200 || !Array.isArray(res.body)) return;
-    for (const u of res.body as { id: number; username?: string; slug?: string }[]) {
+    let users: { id: number; username?: string; slug?: string }[] = [];
+    if (source.isTec) {
+      const res = await source.get(`${source.wpJsonRoot}/wp/v2/users?context=edit&per_page=100`);
+      if (res.status === 200 && Array.isArray(res.body)) users = res.body;
+    } else {
+      const res = await source.graphql('{ users(perPage: 50) { ... on UserConnection { edges { node { databaseId login } } } } }');
+      const edges = (res.body as { data?: { users?: { edges?: { node: { databaseId: number; login: string } }[] } } })?.data?.users?.edges ?? [];
+      users = edges.map((e) => ({ id: e.node.databaseId, username: e.node.login }));
+    }
+    for (const u of users) {
       const login = u.username ?? u.slug;
       if (!login) continue;
       const local = await ctx.prisma.user.findUnique({ where: { login }, select: { id: true } });

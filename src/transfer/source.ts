@@ -67,13 +67,28 @@ export class Source {
   }
 
   /** GET with retries; answers any final status (4xx other than 429 are not retried). */
-  async get(url: string): Promise<SourceResponse> {
+  get(url: string): Promise<SourceResponse> {
+    return this.request(url);
+  }
+
+  /** A GraphQL query to a cal-events source's `/graphql` (next to its `wp-json`). */
+  graphql(query: string): Promise<SourceResponse> {
+    return this.request(this.wpJsonRoot.replace(/\/wp-json$/, '') + '/graphql', { query });
+  }
+
+  private async request(url: string, json?: unknown): Promise<SourceResponse> {
     let last = '';
     for (let attempt = 1; ; attempt++) {
       let wait: number | null = null;
       try {
         const res = await fetch(url, {
-          headers: { Accept: 'application/json', ...(this.auth ? { Authorization: this.auth } : {}) },
+          method: json === undefined ? 'GET' : 'POST',
+          body: json === undefined ? undefined : JSON.stringify(json),
+          headers: {
+            Accept: 'application/json',
+            ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...(this.auth ? { Authorization: this.auth } : {}),
+          },
           signal: AbortSignal.timeout(this.opts.timeoutMs),
         });
         if (res.status !== 429 && res.status < 500) {

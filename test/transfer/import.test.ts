@@ -51,6 +51,8 @@ async function seed() {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     ids.push(r.body.id);
   }
+  const byEditor = await source.api('/events', { method: 'POST', as: 'editor', body: { title: 'Editor’s “pick”', start_date: '2026-06-01 20:00', end_date: '2026-06-01 23:00' } });
+  expect(byEditor.body.author).toBe(String(source.users.editor));
   expect((await source.api(`/events/${ids[6]}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
 }
 
@@ -86,7 +88,8 @@ describe('import from another cal-events over HTTP', { timeout: 120_000 }, () =>
   it('reproduces the source record by record, IDs and slugs included', async () => {
     const summary = await importHttp();
     expect(summary.failures).toEqual([]);
-    expect(summary.kinds.events.created).toBe(7);
+    expect(summary.kinds.events.created).toBe(8);
+    expect(summary.authors).toMatchObject({ [String(source.users.editor)]: 'editor' });
     expect(summary.kinds.categories.created).toBe(3);
     expect(summary.kinds.venues.created).toBe(2);
     expect(await snapshot(target)).toEqual(await snapshot(source));
@@ -96,7 +99,7 @@ describe('import from another cal-events over HTTP', { timeout: 120_000 }, () =>
     const before = await snapshot(target);
     const summary = await importHttp();
     expect(total(summary, 'created') + total(summary, 'updated') + total(summary, 'failed')).toBe(0);
-    expect(total(summary, 'unchanged')).toBe(3 + 1 + 2 + 1 + 7);
+    expect(total(summary, 'unchanged')).toBe(3 + 1 + 2 + 1 + 8);
     expect(await snapshot(target)).toEqual(before);
   });
 
