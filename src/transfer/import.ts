@@ -42,6 +42,8 @@ export interface Summary {
   images: { imported: number; failed: number };
   pruned: number;
   seconds: number;
+  /** Seconds spent waiting for the source (HTTP only). */
+  sourceSeconds?: number;
   rate: number;
 }
 
@@ -176,11 +178,14 @@ class Importer {
     }
   }
 
+  /** Image URLs that failed in this run: not tried again for the next record using them. */
+  private readonly failedImages = new Set<string>();
+
   async image(kind: Kind, m: Mapped<unknown>): Promise<number | null> {
     if (!m.image) return null;
     const known = this.local('image', m.image.id);
     if (known) return known;
-    if (this.opts.dryRun) return null;
+    if (this.opts.dryRun || this.failedImages.has(m.image.url)) return null;
     try {
       const id = await importImage(this.ctx, m.image.url, m.image.id || null);
       this.summary.images.imported++;
@@ -195,6 +200,7 @@ class Importer {
       return id;
     } catch (error) {
       this.summary.images.failed++;
+      this.failedImages.add(m.image.url);
       this.summary.failures.push({ kind: `${SINGULAR[kind]} image`, id: m.sourceId, reason: `${m.image.url}: ${(error as Error).message}` });
       return null;
     }
@@ -326,7 +332,7 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   }
   if (opts.prune) await imp.prune();
   progress.stop();
-  return imp.finish();
+  return { ...imp.finish(), sourceSeconds: Math.round(source.requestMs / 100) / 10 };
 }
 
 /**

@@ -46,7 +46,7 @@ export class Source {
     this.root = opts.root.replace(/\/+$/, '');
     this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, ...opts };
     if (opts.login !== undefined && opts.password !== undefined) {
-      this.auth = 'Basic ' + Buffer.from(`${opts.login}:${opts.password.replace(/\s+/g, '')}`).toString('base64');
+      this.auth = 'Basic ' + Buffer.from(`${opts.login}:${opts.password}`).toString('base64');
     }
   }
 
@@ -76,7 +76,19 @@ export class Source {
     return this.request(this.wpJsonRoot.replace(/\/wp-json$/, '') + '/graphql', { query });
   }
 
+  /** Time spent in requests (overlapping ones counted each). */
+  requestMs = 0;
+
   private async request(url: string, json?: unknown): Promise<SourceResponse> {
+    const started = performance.now();
+    try {
+      return await this.attempt(url, json);
+    } finally {
+      this.requestMs += performance.now() - started;
+    }
+  }
+
+  private async attempt(url: string, json?: unknown): Promise<SourceResponse> {
     let last = '';
     for (let attempt = 1; ; attempt++) {
       let wait: number | null = null;
@@ -122,9 +134,14 @@ export class Source {
    * the end).
    */
   async *list(path: string, key: string, params: Record<string, string | number>, onTotal?: (total: number) => void): AsyncGenerator<Record<string, unknown>[]> {
-    for (let page = 1; ; page++) {
+    const fetchPage = async (page: number) => {
       const url = this.url(path, { ...params, per_page: PER_PAGE, page });
-      const res = await this.get(url);
+      return { url, res: await this.get(url) };
+    };
+    // The next page is fetched while the caller works on this one.
+    let next: Promise<{ url: string; res: SourceResponse }> = fetchPage(1);
+    for (let page = 1; ; page++) {
+      const { url, res } = await next;
       if (res.status === 400 || res.status === 404) {
         if (page === 1) throw new SourceError(`${url}: answered ${res.status}: ${describe(res.body)}`);
         return;
@@ -135,8 +152,13 @@ export class Source {
       if (!Array.isArray(items)) throw new SourceError(`${url}: no "${key}" list in the answer`);
       const totalPages = Number(res.headers.get('x-wp-totalpages') ?? (body as { total_pages?: number }).total_pages ?? 0);
       if (page === 1) onTotal?.(Number(res.headers.get('x-wp-total') ?? (body as { total?: number }).total ?? items.length));
+      const last = !items.length || (totalPages && page >= totalPages) || items.length < PER_PAGE;
+      if (!last) {
+        next = fetchPage(page + 1);
+        next.catch(() => {}); // raised when awaited
+      }
       yield items;
-      if (!items.length || (totalPages && page >= totalPages) || items.length < PER_PAGE) return;
+      if (last) return;
     }
   }
 }
