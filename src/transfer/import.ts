@@ -319,7 +319,7 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   // Events hidden from listings appear in no list: probe the IDs between the ones seen.
   const max = Math.max(0, ...postIds);
   let probes = 0;
-  for (let id = 1; id <= max && probes < (opts.probeLimit ?? 2000); id++) {
+  for (let id = 1; id <= max + 50 && probes < (opts.probeLimit ?? 2000); id++) {
     if (postIds.has(id)) continue;
     probes++;
     const res = await source.get(source.url(`/events/${id}`));
