@@ -3,7 +3,7 @@
  * Opens the database the server uses (DATABASE_URL, or the embedded one in CAL_DATA_DIR), applies
  * pending migrations, and calls the services as a synthetic administrator.
  */
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
@@ -23,6 +23,9 @@ import {
   updateUser,
   USER_ROLES,
 } from '../services/users.ts';
+import { exportAll } from '../transfer/export.ts';
+import { importFromFile, importFromSource, KINDS, type Summary } from '../transfer/import.ts';
+import { createProgress } from '../transfer/progress.ts';
 
 /**
  * The CLI acts as this administrator. Its ID matches no user, so services never treat it as the
@@ -47,6 +50,10 @@ Commands:
   app-password:list --login L [--json]
   app-password:revoke --uuid U
   migrate:resolve (--applied NAME | --rolled-back NAME)           record how a failed migration ended
+  import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json]
+                                       from a REST root: …/wp-json/tribe/events/v1 or …/wp-json/cal/events/v1
+  import --file F [--dry-run] [--json]  restore an export
+  export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default)
 
 Roles: ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')} (any case).
 --password-stdin reads the password from the first line of standard input (keeps it out of ps and shell history).
@@ -65,6 +72,8 @@ export interface Io {
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
   readStdin: () => string;
+  /** Where progress goes (default: standard error). */
+  progress?: NodeJS.WriteStream;
 }
 
 class UsageError extends Error {}
@@ -201,6 +210,57 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+function printSummary(summary: Summary, v: Values, io: Io) {
+  if (v.json) return io.out(JSON.stringify(summary));
+  const rows = KINDS.map((k) => [k, ...(['created', 'updated', 'unchanged', 'skipped', 'failed'] as const).map((c) => String(summary.kinds[k][c]))]);
+  for (const line of table([['KIND', 'CREATED', 'UPDATED', 'UNCHANGED', 'SKIPPED', 'FAILED'], ...rows])) io.out(line);
+  io.out(`images: ${summary.images.imported} imported, ${summary.images.failed} failed${summary.pruned ? `; pruned: ${summary.pruned}` : ''}`);
+  io.out(`authors: ${Object.entries(summary.authors).map(([from, to]) => `${from === '*' ? 'others' : `#${from}`} → ${to}`).join(', ')}`);
+  io.out(`${summary.seconds} s, ${summary.rate} records/s${v['dry-run'] ? ' (dry run: nothing written)' : ''}`);
+  for (const f of summary.failures) io.out(`failed: ${f.kind} ${f.id ?? ''}: ${f.reason}`);
+}
+
+Object.assign(commands, {
+  import: {
+    options: { from: str, file: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag },
+    required: [],
+    async run(ctx, v, io) {
+      if (!v.from === !v.file) throw new UsageError('give --from URL or --file F');
+      if ((v.login === undefined) !== (v.password === undefined)) throw new UsageError('--login and --password go together');
+      if (v.from) {
+        try {
+          const u = new URL(v.from as string);
+          if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+        } catch {
+          throw new UsageError(`--from: not an http(s) URL: ${v.from as string}`);
+        }
+      }
+      const progress = createProgress(io.progress ?? process.stderr);
+      const opts = {
+        from: v.from as string | undefined,
+        file: v.file as string | undefined,
+        login: v.login as string | undefined,
+        password: v.password as string | undefined,
+        author: v.author as string | undefined,
+        prune: v.prune === true,
+        dryRun: v['dry-run'] === true,
+      };
+      const summary = opts.from ? await importFromSource(ctx, opts, progress) : await importFromFile(ctx, opts, progress);
+      printSummary(summary, v, io);
+    },
+  },
+  export: {
+    options: { out: str, 'with-users': flag },
+    required: [],
+    async run(ctx, v, io) {
+      const out = v.out ? createWriteStream(v.out as string) : process.stdout;
+      const counts = await exportAll(ctx, out, { withUsers: v['with-users'] === true });
+      if (v.out) await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      io.err(`exported ${Object.entries(counts).filter(([k]) => k !== 'meta').map(([k, n]) => `${n} ${k}`).join(', ')}`);
+    },
+  },
+} satisfies Record<string, Command>);
 
 function parse(argv: string[]): { name: string; command: Command; values: Values } | 'help' {
   const [name, ...rest] = argv;

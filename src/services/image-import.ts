@@ -59,8 +59,11 @@ const RASTER_TYPES = {
 } as const;
 type RasterMime = keyof typeof RASTER_TYPES;
 
-/** Downloads an image URL into a new attachment (or the existing one for that URL). */
-export async function importImageFromUrl(ctx: Context, url: URL, field: string): Promise<number> {
+/**
+ * Downloads an image URL into a new attachment (or the existing one for that URL); `id`: the post
+ * ID to give it (a free one, when an import keeps the source's IDs), else the next one.
+ */
+export async function importImageFromUrl(ctx: Context, url: URL, field: string, id?: number): Promise<number> {
   const opts = options;
   const source = url.href;
   const { body, contentType, finalUrl } = await download(url, field, opts);
@@ -78,7 +81,7 @@ export async function importImageFromUrl(ctx: Context, url: URL, field: string):
   try {
     // One nested write: the post ID row and the attachment are created (or rolled back) together.
     const post = await ctx.prisma.post.create({
-      data: { type: 'ATTACHMENT', attachment: { create: data } },
+      data: { ...(id ? { id } : {}), type: 'ATTACHMENT', attachment: { create: data } },
       select: { id: true },
     });
     return post.id;

@@ -1,0 +1,415 @@
+import type { Context } from '../context.ts';
+import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
+import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { resolveTimezone } from '../domain/timezone.ts';
+import { wallClockToDate } from '../domain/wall-clock.ts';
+import { requireViewer } from './authz.ts';
+import { importImageFromUrl } from './image-import.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
+
+/**
+ * Writing records as they are elsewhere (an import from another calendar, a restore from an
+ * export): unlike the create/update services, the record keeps its ID when the local ID space
+ * allows it, and its slug, status, author and publication/modification dates as given. The
+ * record's own rules still apply (status, time zone, dates, unique slugs, term hierarchy), and
+ * term counts follow through the database triggers. Administrators only.
+ */
+
+/** Naive wall-clock or UTC timestamp as stored: `YYYY-MM-DD HH:MM:SS`. */
+export type Stamp = string;
+
+interface PostCommon {
+  authorId: number | null;
+  status: string;
+  trashedFromStatus: string | null;
+  slug: string | null;
+  content: string;
+  excerpt: string;
+  password: string;
+  dateUtc: Stamp | null;
+  dateLocal: Stamp;
+  modifiedUtc: Stamp;
+  modifiedLocal: Stamp;
+  imageId: number | null;
+}
+
+export interface EventRecord extends PostCommon {
+  title: string;
+  startLocal: Stamp;
+  endLocal: Stamp;
+  startUtc: Stamp;
+  endUtc: Stamp;
+  timezone: string;
+  allDay: boolean;
+  cost: string[];
+  currencySymbol: string;
+  currencyPosition: string;
+  currencyCode: string;
+  website: string | null;
+  showMap: boolean | null;
+  showMapLink: boolean | null;
+  hideFromListings: boolean;
+  sticky: boolean;
+  featured: boolean;
+  parentId: number | null;
+  venueIds: number[];
+  organizerIds: number[];
+  categoryIds: number[];
+  tagIds: number[];
+}
+
+export interface VenueRecord extends PostCommon {
+  name: string;
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  stateprovince: string;
+  zip: string;
+  phone: string;
+  website: string;
+  latitude: number | null;
+  longitude: number | null;
+  showMap: boolean | null;
+  showMapLink: boolean | null;
+}
+
+export interface OrganizerRecord extends PostCommon {
+  name: string;
+  phone: string;
+  website: string;
+  email: string;
+}
+
+export interface TermRecord {
+  name: string;
+  slug: string;
+  description: string;
+  parentId: number | null;
+}
+
+export interface AttachmentRecord {
+  authorId: number | null;
+  title: string;
+  url: string;
+  sourceUrl: string | null;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  filesize: number | null;
+  sizes: unknown;
+  createdAt: string;
+}
+
+export interface UserRecord {
+  login: string;
+  email: string;
+  displayName: string;
+  role: string;
+  createdAt: string;
+  /** Absent: the account cannot sign in until its password is reset. */
+  passwordHash?: string;
+}
+
+export type TransferKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
+export type Written = { id: number; action: 'created' | 'updated' };
+
+/** Password hash of restored accounts exported without one: matches no password. */
+const NO_PASSWORD = '!';
+
+function requireAdmin(ctx: Context) {
+  const viewer = requireViewer(ctx);
+  if (viewer.role !== 'ADMINISTRATOR') throw new ForbiddenError('Only administrators may import records.', 'FORBIDDEN');
+}
+
+const STAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+function stampDate(value: Stamp, field: string): Date {
+  if (!STAMP.test(value)) throw new ValidationError(`Invalid ${field}: ${value}`, field, 'INVALID_DATE');
+  const date = wallClockToDate(value);
+  if (Number.isNaN(date.getTime())) throw new ValidationError(`Invalid ${field}: ${value}`, field, 'INVALID_DATE');
+  return date;
+}
+
+/** A stored timestamp as the `Stamp` the records carry. */
+export const toStamp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+
+function status(value: string | null, field: string): Status | null {
+  if (value === null) return null;
+  if (!ALL_STATUSES.includes(value as Status)) throw new ValidationError(`Unknown ${field}: ${value}`, field, 'UNKNOWN_STATUS');
+  return value as Status;
+}
+
+function commonData(r: PostCommon) {
+  return {
+    authorId: r.authorId,
+    status: status(r.status, 'status')!,
+    trashedFromStatus: status(r.trashedFromStatus, 'trashedFromStatus'),
+    content: r.content,
+    excerpt: r.excerpt,
+    password: r.password,
+    dateUtc: r.dateUtc === null ? null : stampDate(r.dateUtc, 'date_utc'),
+    dateLocal: stampDate(r.dateLocal, 'date'),
+    modifiedUtc: stampDate(r.modifiedUtc, 'modified_utc'),
+    modifiedLocal: stampDate(r.modifiedLocal, 'modified'),
+    imageId: r.imageId,
+  };
+}
+
+function eventData(r: EventRecord) {
+  if (!r.title.trim()) throw new ValidationError('The title cannot be empty.', 'title', 'EMPTY');
+  if (!resolveTimezone(r.timezone)) throw new ValidationError(`Unknown time zone: ${r.timezone}`, 'timezone', 'INVALID_TIMEZONE');
+  const dates = {
+    startLocal: stampDate(r.startLocal, 'start_date'),
+    endLocal: stampDate(r.endLocal, 'end_date'),
+    startUtc: stampDate(r.startUtc, 'utc_start_date'),
+    endUtc: stampDate(r.endUtc, 'utc_end_date'),
+  };
+  if (dates.endUtc < dates.startUtc) throw new ValidationError('The event ends before it starts.', 'end_date', 'INVALID_DATE');
+  return {
+    ...commonData(r),
+    title: r.title,
+    ...dates,
+    timezone: r.timezone,
+    allDay: r.allDay,
+    cost: r.cost,
+    currencySymbol: r.currencySymbol,
+    currencyPosition: r.currencyPosition,
+    currencyCode: r.currencyCode,
+    website: r.website,
+    showMap: r.showMap,
+    showMapLink: r.showMapLink,
+    hideFromListings: r.hideFromListings,
+    sticky: r.sticky,
+    featured: r.featured,
+    parentId: r.parentId,
+  };
+}
+
+function linkedData(kind: 'VENUE' | 'ORGANIZER', r: VenueRecord | OrganizerRecord) {
+  if (!r.name.trim()) throw new ValidationError(`The ${kind.toLowerCase()} name cannot be empty.`, kind.toLowerCase(), 'EMPTY');
+  const { venueIds: _v, ...rest } = r as unknown as Record<string, unknown>;
+  const data: Record<string, unknown> = { ...rest, ...commonData(r) };
+  delete data.slug;
+  if (kind === 'VENUE') {
+    const v = r as VenueRecord;
+    if (v.latitude !== null && (v.latitude < -90 || v.latitude > 90)) throw new ValidationError('Latitude out of range.', 'latitude', 'OUT_OF_RANGE');
+    if (v.longitude !== null && (v.longitude < -180 || v.longitude > 180)) throw new ValidationError('Longitude out of range.', 'longitude', 'OUT_OF_RANGE');
+  }
+  return data;
+}
+
+/** Keeps an ID sequence ahead of explicitly inserted IDs, so later inserts (here or by a running server) never collide. */
+async function syncSequence(ctx: Context, table: 'Post' | 'Term' | 'User') {
+  await ctx.prisma.$executeRawUnsafe(
+    `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM "${table}"), 1))`,
+  );
+}
+
+/** The ID a new record gets: `wanted` when nothing in the space holds it, else a fresh one. */
+async function freePostId(ctx: Context, wanted: number | null): Promise<number | null> {
+  if (!wanted || wanted < 1 || wanted > 2_147_483_647) return null;
+  return (await ctx.prisma.post.findUnique({ where: { id: wanted }, select: { id: true } })) ? null : wanted;
+}
+
+function delegate(ctx: Context, kind: TransferKind) {
+  return (kind === 'EVENT' ? ctx.prisma.event : kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
+}
+
+function slugsLike(ctx: Context, kind: TransferKind, exceptId: number | null) {
+  return async (base: string) =>
+    (
+      await delegate(ctx, kind).findMany({
+        where: { slug: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+        select: { slug: true },
+      })
+    ).map((r) => r.slug!);
+}
+
+/** The slug as given when free for this record, else the next free variant (`-2`, …). */
+async function writeSlug<T>(ctx: Context, kind: TransferKind, selfId: number | null, slug: string | null, write: (slug: string | null) => Promise<T>) {
+  if (!slug) return write(null);
+  const holder = await delegate(ctx, kind).findFirst({ where: { slug }, select: { id: true } });
+  if (!holder || holder.id === selfId) return write(slug);
+  const trashed = slug.endsWith('__trashed');
+  return writeWithUniqueSlug(slug.replace(/__trashed$/, ''), slugsLike(ctx, kind, selfId), (s) => write(trashed ? `${s}__trashed` : s));
+}
+
+/**
+ * Creates or updates one event, venue or organizer as given. `localId`: the record this one
+ * already is here (from an earlier run), or null to create it, under `preferredId` when free.
+ */
+export async function restorePost(
+  ctx: Context,
+  kind: TransferKind,
+  localId: number | null,
+  preferredId: number | null,
+  record: EventRecord | VenueRecord | OrganizerRecord,
+): Promise<Written> {
+  requireAdmin(ctx);
+  const scalars = kind === 'EVENT' ? eventData(record as EventRecord) : linkedData(kind, record as VenueRecord);
+  const links =
+    kind === 'EVENT'
+      ? (replace: boolean) => {
+          const e = record as EventRecord;
+          const reset = replace ? { deleteMany: {} } : {};
+          return {
+            venues: { ...reset, create: e.venueIds.map((venueId, position) => ({ venueId, position })) },
+            organizers: { ...reset, create: e.organizerIds.map((organizerId, position) => ({ organizerId, position })) },
+            // Ascending IDs: the count triggers lock terms in link order (see services/events.ts).
+            categories: { ...reset, create: ascending(e.categoryIds).map((categoryId) => ({ categoryId })) },
+            tags: { ...reset, create: ascending(e.tagIds).map((tagId) => ({ tagId })) },
+          };
+        }
+      : () => ({});
+  const model = delegate(ctx, kind);
+  const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
+  if (existing) {
+    await writeSlug(ctx, kind, existing.id, record.slug, (slug) =>
+      model.update({ where: { id: existing.id }, data: { ...scalars, slug, ...links(true) } as never }),
+    );
+    return { id: existing.id, action: 'updated' };
+  }
+  const explicit = await freePostId(ctx, preferredId);
+  const id = await writeSlug(ctx, kind, null, record.slug, async (slug) => {
+    const post = await ctx.prisma.post.create({
+      data: { ...(explicit ? { id: explicit } : {}), type: kind, [kind.toLowerCase()]: { create: { ...scalars, slug, ...links(false) } } } as never,
+      select: { id: true },
+    });
+    return post.id;
+  });
+  if (explicit) await syncSequence(ctx, 'Post');
+  return { id, action: 'created' };
+}
+
+/** Creates or updates one category or tag as given (parent checked: it must exist and not be a descendant). */
+export async function restoreTerm(
+  ctx: Context,
+  taxonomy: 'CATEGORY' | 'TAG',
+  localId: number | null,
+  preferredId: number | null,
+  record: TermRecord,
+): Promise<Written> {
+  requireAdmin(ctx);
+  if (!record.name.trim()) throw new ValidationError('The term name cannot be empty.', 'name', 'EMPTY');
+  if (!record.slug) throw new ValidationError('The term slug cannot be empty.', 'slug', 'EMPTY');
+  const parentId = taxonomy === 'CATEGORY' ? record.parentId : null;
+  if (parentId) {
+    for (let id: number | null = parentId, depth = 0; id; depth++) {
+      if (id === localId || depth > 1000) throw new ValidationError('A category cannot be its own ancestor.', 'parent', 'PARENT_CYCLE');
+      const parent: { parentId: number | null } | null = await ctx.prisma.category.findUnique({ where: { id }, select: { parentId: true } });
+      if (!parent) throw new ValidationError(`Unknown parent category ${id}.`, 'parent', 'UNKNOWN_PARENT');
+      id = parent.parentId;
+    }
+  }
+  const model = (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag) as unknown as typeof ctx.prisma.category;
+  const data = { name: record.name, description: record.description, ...(taxonomy === 'CATEGORY' ? { parentId } : {}) };
+  const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
+  const takenLike = (except: number | null) => async (base: string) =>
+    (await model.findMany({ where: { slug: { startsWith: base }, ...(except ? { NOT: { id: except } } : {}) }, select: { slug: true } })).map((r) => r.slug);
+  const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => {
+    const holder = await model.findFirst({ where: { slug: record.slug }, select: { id: true } });
+    return !holder || holder.id === selfId ? write(record.slug) : writeWithUniqueSlug(record.slug, takenLike(selfId), write);
+  };
+  if (existing) {
+    await slugFor(existing.id, (slug) => model.update({ where: { id: existing.id }, data: { ...data, slug } }));
+    return { id: existing.id, action: 'updated' };
+  }
+  const explicit =
+    preferredId && preferredId > 0 && preferredId <= 2_147_483_647 && !(await ctx.prisma.term.findUnique({ where: { id: preferredId }, select: { id: true } }))
+      ? preferredId
+      : null;
+  let id = 0;
+  await slugFor(null, async (slug) => {
+    const term = await ctx.prisma.term.create({
+      data: { ...(explicit ? { id: explicit } : {}), taxonomy, [taxonomy === 'CATEGORY' ? 'category' : 'tag']: { create: { ...data, slug } } } as never,
+      select: { id: true },
+    });
+    id = term.id;
+  });
+  if (explicit) await syncSequence(ctx, 'Term');
+  return { id, action: 'created' };
+}
+
+/** Restores an attachment row exactly (from an export), under `preferredId` when free. */
+export async function restoreAttachment(ctx: Context, localId: number | null, preferredId: number | null, record: AttachmentRecord): Promise<Written> {
+  requireAdmin(ctx);
+  const data = { ...record, sizes: (record.sizes ?? undefined) as never, createdAt: new Date(record.createdAt) };
+  const existing = localId ? await ctx.prisma.attachment.findUnique({ where: { id: localId }, select: { id: true } }) : null;
+  if (existing) {
+    await ctx.prisma.attachment.update({ where: { id: existing.id }, data });
+    return { id: existing.id, action: 'updated' };
+  }
+  const same = await ctx.prisma.attachment.findFirst({ where: { url: record.url }, select: { id: true } });
+  if (same) {
+    await ctx.prisma.attachment.update({ where: { id: same.id }, data });
+    return { id: same.id, action: 'updated' };
+  }
+  const explicit = await freePostId(ctx, preferredId);
+  const post = await ctx.prisma.post.create({
+    data: { ...(explicit ? { id: explicit } : {}), type: 'ATTACHMENT', attachment: { create: data } },
+    select: { id: true },
+  });
+  if (explicit) await syncSequence(ctx, 'Post');
+  return { id: post.id, action: 'created' };
+}
+
+/**
+ * An image of another site, by URL: the attachment already imported from that URL, else a new
+ * one through the SSRF-safe image import (under `preferredId` when free).
+ */
+export async function importImage(ctx: Context, url: string, preferredId: number | null): Promise<number> {
+  requireAdmin(ctx);
+  const known = await ctx.prisma.attachment.findFirst({ where: { OR: [{ url }, { sourceUrl: url }] }, select: { id: true } });
+  if (known) return known.id;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ValidationError(`Invalid image URL: ${url}`, 'image', 'INVALID_IMAGE');
+  }
+  const id = await importImageFromUrl(ctx, parsed, 'image', (await freePostId(ctx, preferredId)) ?? undefined);
+  await syncSequence(ctx, 'Post');
+  return id;
+}
+
+/**
+ * Creates or updates an account by login (never its password when none is given). Restoring
+ * an export keeps the user's ID when free.
+ */
+export async function restoreUser(ctx: Context, preferredId: number | null, record: UserRecord): Promise<Written> {
+  requireAdmin(ctx);
+  if (!(['ADMINISTRATOR', 'EDITOR', 'AUTHOR', 'CONTRIBUTOR', 'SUBSCRIBER'] as const).includes(record.role as 'EDITOR')) {
+    throw new ValidationError(`Unknown role: ${record.role}`, 'role', 'UNKNOWN_ROLE');
+  }
+  const data = { email: record.email, displayName: record.displayName, role: record.role as 'EDITOR', createdAt: new Date(record.createdAt) };
+  const existing = await ctx.prisma.user.findUnique({ where: { login: record.login }, select: { id: true } });
+  if (existing) {
+    await ctx.prisma.user.update({ where: { id: existing.id }, data: { ...data, ...(record.passwordHash ? { passwordHash: record.passwordHash } : {}) } });
+    return { id: existing.id, action: 'updated' };
+  }
+  const free = preferredId && !(await ctx.prisma.user.findUnique({ where: { id: preferredId }, select: { id: true } })) ? preferredId : null;
+  const user = await ctx.prisma.user.create({
+    data: {
+      ...(free ? { id: free } : {}),
+      ...data,
+      login: record.login,
+      passwordHash: record.passwordHash || NO_PASSWORD,
+    },
+    select: { id: true },
+  });
+  if (free) await syncSequence(ctx, 'User');
+  return { id: user.id, action: 'created' };
+}
+
+/** Links a restored event to its parent event (after both exist). */
+export async function restoreEventParent(ctx: Context, id: number, parentId: number | null): Promise<void> {
+  requireAdmin(ctx);
+  if (parentId && (await ctx.prisma.post.findUnique({ where: { id: parentId }, select: { type: true } }))?.type !== 'EVENT') {
+    throw new ValidationError(`${parentId} is not an event ID.`, 'post_parent', 'WRONG_KIND');
+  }
+  await ctx.prisma.event.update({ where: { id }, data: { parentId } });
+}
+
+const ascending = (ids: readonly number[]) => [...new Set(ids)].sort((a, b) => a - b);

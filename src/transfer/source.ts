@@ -1,0 +1,169 @@
+/**
+ * HTTP client of a source calendar's REST root (The Events Calendar's `tribe/events/v1` or another
+ * cal-events' `cal/events/v1`): Basic auth, paging with `per_page=50`, retries of 429/5xx/network
+ * failures/timeouts with exponential backoff that honours `Retry-After`.
+ */
+export const PER_PAGE = 50;
+
+export interface SourceOptions {
+  /** The REST root, e.g. `https://site.example/wp-json/tribe/events/v1`. */
+  root: string;
+  login?: string;
+  password?: string;
+  /** Attempts per request (the first included). */
+  attempts?: number;
+  /** First backoff delay; doubles per attempt (capped at 30 s). */
+  backoffMs?: number;
+  timeoutMs?: number;
+  /** Told of each retry (for the progress output). */
+  onRetry?: (url: string, reason: string, waitMs: number) => void;
+}
+
+export interface SourceResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export class SourceError extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `Retry-After` as milliseconds (seconds or an HTTP date), or null. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export class Source {
+  readonly root: string;
+  private readonly auth?: string;
+  private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs'>> & SourceOptions;
+
+  constructor(opts: SourceOptions) {
+    this.root = opts.root.replace(/\/+$/, '');
+    this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, ...opts };
+    if (opts.login !== undefined && opts.password !== undefined) {
+      this.auth = 'Basic ' + Buffer.from(`${opts.login}:${opts.password}`).toString('base64');
+    }
+  }
+
+  /** Namespace: `tribe/events/v1` or `cal/events/v1` (the last two path segments of the root plus one). */
+  get isTec(): boolean {
+    return /\/tribe\/events\/v1$/.test(this.root);
+  }
+
+  /** The `wp-json` root (for `wp/v2/users`). */
+  get wpJsonRoot(): string {
+    return this.root.replace(/\/[^/]+\/events\/v1$/, '');
+  }
+
+  url(path: string, params: Record<string, string | number> = {}): string {
+    const u = new URL(path.startsWith('http') ? path : this.root + path);
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, String(v));
+    return u.href;
+  }
+
+  /** GET with retries; answers any final status (4xx other than 429 are not retried). */
+  get(url: string): Promise<SourceResponse> {
+    return this.request(url);
+  }
+
+  /** A GraphQL query to a cal-events source's `/graphql` (next to its `wp-json`). */
+  graphql(query: string): Promise<SourceResponse> {
+    return this.request(this.wpJsonRoot.replace(/\/wp-json$/, '') + '/graphql', { query });
+  }
+
+  /** Time spent in requests (overlapping ones counted each). */
+  requestMs = 0;
+
+  private async request(url: string, json?: unknown): Promise<SourceResponse> {
+    const started = performance.now();
+    try {
+      return await this.attempt(url, json);
+    } finally {
+      this.requestMs += performance.now() - started;
+    }
+  }
+
+  private async attempt(url: string, json?: unknown): Promise<SourceResponse> {
+    let last = '';
+    for (let attempt = 1; ; attempt++) {
+      let wait: number | null = null;
+      try {
+        const res = await fetch(url, {
+          method: json === undefined ? 'GET' : 'POST',
+          body: json === undefined ? undefined : JSON.stringify(json),
+          headers: {
+            Accept: 'application/json',
+            ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...(this.auth ? { Authorization: this.auth } : {}),
+          },
+          signal: AbortSignal.timeout(this.opts.timeoutMs),
+        });
+        if (res.status !== 429 && res.status < 500) {
+          const text = await res.text();
+          let body: unknown;
+          try {
+            body = text ? JSON.parse(text) : null;
+          } catch {
+            throw new SourceError(`${url}: answered ${res.status} with a body that is not JSON`);
+          }
+          return { status: res.status, headers: res.headers, body };
+        }
+        await res.body?.cancel();
+        last = `HTTP ${res.status}`;
+        wait = retryAfterMs(res.headers.get('retry-after'));
+      } catch (error) {
+        if (error instanceof SourceError) throw error;
+        last = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+      }
+      if (attempt >= this.opts.attempts) throw new SourceError(`${url}: ${last} after ${attempt} attempts`);
+      const backoff = Math.min(30_000, this.opts.backoffMs * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
+      const delay = Math.min(wait ?? backoff, 120_000);
+      this.opts.onRetry?.(url, last, delay);
+      await sleep(delay);
+    }
+  }
+
+  /**
+   * Every page of a list (`key`: `events`, `venues`, …), `per_page=50`; `total` is reported as
+   * soon as the first page tells it. Stops at the last page, or at a page answered 400/404 (past
+   * the end).
+   */
+  async *list(path: string, key: string, params: Record<string, string | number>, onTotal?: (total: number) => void): AsyncGenerator<Record<string, unknown>[]> {
+    const fetchPage = async (page: number) => {
+      const url = this.url(path, { ...params, per_page: PER_PAGE, page });
+      return { url, res: await this.get(url) };
+    };
+    // The next page is fetched while the caller works on this one.
+    let next: Promise<{ url: string; res: SourceResponse }> = fetchPage(1);
+    for (let page = 1; ; page++) {
+      const { url, res } = await next;
+      if (res.status === 400 || res.status === 404) {
+        if (page === 1) throw new SourceError(`${url}: answered ${res.status}: ${describe(res.body)}`);
+        return;
+      }
+      if (res.status !== 200) throw new SourceError(`${url}: answered ${res.status}: ${describe(res.body)}`);
+      const body = res.body as Record<string, unknown>;
+      const items = (Array.isArray(body) ? body : body?.[key]) as Record<string, unknown>[] | undefined;
+      if (!Array.isArray(items)) throw new SourceError(`${url}: no "${key}" list in the answer`);
+      const totalPages = Number(res.headers.get('x-wp-totalpages') ?? (body as { total_pages?: number }).total_pages ?? 0);
+      if (page === 1) onTotal?.(Number(res.headers.get('x-wp-total') ?? (body as { total?: number }).total ?? items.length));
+      const last = !items.length || (totalPages && page >= totalPages) || items.length < PER_PAGE;
+      if (!last) {
+        next = fetchPage(page + 1);
+        next.catch(() => {}); // raised when awaited
+      }
+      yield items;
+      if (last) return;
+    }
+  }
+}
+
+function describe(body: unknown): string {
+  const b = body as { code?: string; message?: string } | null;
+  return b?.message ? `${b.code ?? ''} ${b.message}`.trim() : JSON.stringify(body)?.slice(0, 200) ?? '';
+}
