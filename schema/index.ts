@@ -7,5 +7,6 @@ import './types/event-tag.ts';
 import './types/venue.ts';
 import './types/organizer.ts';
 import './types/event.ts';
+import './types/recurrence.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

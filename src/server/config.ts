@@ -35,6 +35,7 @@ const schema = z.object({
   CAL_TIMEZONE_MODE: z.enum(['event', 'site']).default('event'),
   CAL_ALLOW_PRIVATE_IMAGE_URLS: bool.default(false),
   CAL_SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -92,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       currencyCode: e.CAL_CURRENCY_CODE,
       multiDayCutoff: e.CAL_MULTIDAY_CUTOFF,
       timezoneMode: e.CAL_TIMEZONE_MODE,
+      recurrenceHorizonDays: e.CAL_RECURRENCE_HORIZON_DAYS,
     },
   };
 }

@@ -6,6 +6,8 @@ import { applyMigrations } from '../db/migrate.ts';
 import { createLogger } from './logger.ts';
 import { configureImageImport } from '../services/image-import.ts';
 import { ensureAdmin } from '../services/users.ts';
+import { startHorizonTimer } from '../services/recurrence.ts';
+import { createContext } from '../context.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -38,6 +40,11 @@ try {
 }
 
 const { app } = buildApp({ config, db, logger });
+// Recurring series: materialize occurrences as the horizon moves forward (issue 13).
+const stopHorizonTimer = startHorizonTimer(
+  () => createContext({ prisma: db.prisma, settings: config.site }),
+  (err) => logger.error({ err }, 'recurrence horizon check failed'),
+);
 const server = createServer(app.callback());
 server.keepAliveTimeout = 65_000;
 server.on('error', (e: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port}: ${e.code ?? e.message}`));
@@ -51,6 +58,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  stopHorizonTimer();
   logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
   const timer = setTimeout(() => {
     logger.warn('in-flight requests did not finish in time; closing connections');

@@ -13,6 +13,15 @@ import { resolveImageRef } from './images.ts';
 import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
+import {
+  markOverride,
+  materializeSeries,
+  prepareSeries,
+  seriesData,
+  updateSeries,
+  type RecurrenceInput,
+  type RecurrenceScope,
+} from './recurrence.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
@@ -49,6 +58,8 @@ export interface EventInput {
   venues?: LinkedRef[] | null;
   organizers?: LinkedRef[] | null;
   parentId?: number | null;
+  /** Makes the event a recurring series (issue 13; src/services/recurrence.ts). */
+  recurrence?: RecurrenceInput | null;
 }
 
 const MAX_TITLE = 1000;
@@ -188,6 +199,8 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   validateInput(input, true);
   const timezone = timezoneOf(input, ctx.settings.timezone);
   const dates = eventDates(ctx, input.startDate!, input.endDate!, input.allDay ?? false, timezone);
+  // Recurring series (issue 13): checked before anything is written; the row takes its first occurrence's dates.
+  const series = input.recurrence ? prepareSeries(ctx, input.recurrence, dates.startLocal, timezone) : null;
   const viewer = requirePostCreator(ctx);
   const authorId = await resolveAuthor(ctx, input.authorId, null);
   const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, true)!;
@@ -197,6 +210,7 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   const data = {
     ...scalarData(input),
     ...dates,
+    ...(series ? seriesData(series, dates) : {}),
     ...relations,
     title: input.title!.trim(),
     ...published,
@@ -212,16 +226,30 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
     if (rels[rel]) delete rels[rel]!.deleteMany;
   }
   const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
-  return insertPost(ctx, 'EVENT', (id) => {
+  return insertPost(ctx, 'EVENT', async (id) => {
     const insert = (slug: string | null) =>
       retryOnWriteConflict(() =>
         ctx.prisma.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
       ).then((e) => e.id);
-    return needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null);
+    const created = await (needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null));
+    if (series) await materializeSeries(ctx, created);
+    return created;
   });
 }
 
-export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+/**
+ * Partial update. On an occurrence of a recurring series (issue 13), scope THIS (the default, and
+ * every REST write) edits that occurrence alone and makes it an override; ALL and
+ * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
+ */
+export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
+  if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
+  const id = await writeEvent(ctx, address, input);
+  await markOverride(ctx, id);
+  return id;
+}
+
+async function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
