@@ -14,6 +14,7 @@ import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linke
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
+  forEachSeriesMember,
   markOverride,
   materializeSeries,
   prepareSeries,
@@ -303,6 +304,11 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
   await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
+  // A series takes its occurrences along (issue 13).
+  await forEachSeriesMember(ctx, row.id, async (id) => {
+    const member = await locatePost(ctx, 'EVENT', { id });
+    if (member.status !== 'trash') await ctx.prisma.event.update({ where: { id }, data: trashedData(member, now) });
+  });
   return row.id;
 }
 
@@ -318,6 +324,10 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   const base = row.slug?.replace(/__trashed$/, '');
   if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
   else await restore(null);
+  // A series brings its trashed occurrences back (issue 13).
+  await forEachSeriesMember(ctx, row.id, async (id) => {
+    if ((await locatePost(ctx, 'EVENT', { id })).status === 'trash') await restoreEvent(ctx, { id });
+  });
   return row.id;
 }
 
@@ -325,7 +335,10 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
-  await retryOnWriteConflict(() => ctx.prisma.post.delete({ where: { id: row.id } }));
+  // A series' occurrences go with it (issue 13).
+  const members: number[] = [];
+  await forEachSeriesMember(ctx, row.id, async (id) => members.push(id));
+  await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members] } } }));
   return row.id;
 }
 

@@ -391,6 +391,15 @@ async function splitSeries(ctx: Context, series: Prisma.EventGetPayload<object>,
 }
 
 /**
+ * Trashing, restoring or purging a series (the series row) does the same to every other
+ * occurrence, so no occurrence outlives its series; on an occurrence these act on it alone.
+ */
+export async function forEachSeriesMember(ctx: Context, id: number, act: (memberId: number) => Promise<unknown>): Promise<void> {
+  const members = await ctx.prisma.eventOccurrence.findMany({ where: { seriesId: id, NOT: { eventId: id } }, select: { eventId: true } });
+  for (const m of members) await act(m.eventId);
+}
+
+/**
  * The cheap periodic check: series whose materialized horizon is more than a day behind get
  * topped up (one indexed range scan on `materializedUntil` when nothing is due). Returns how many
  * series it extended.

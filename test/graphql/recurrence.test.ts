@@ -198,3 +198,18 @@ describe('updateEvent scopes', () => {
     });
   });
 });
+
+describe('deleting a series', () => {
+  it('trashes, restores and purges its occurrences with it', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=3' });
+    const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const status = async (id: number) => (await h.ok(`query($id: Int) { event(id: $id) { ... on Event { status } ... on Error { code } } }`, { id })).event;
+    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toEqual({ status: 'TRASH' });
+    await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toEqual({ status: 'PUBLISH' });
+    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toEqual({ code: 'NOT_FOUND' });
+  });
+});
