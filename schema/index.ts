@@ -8,5 +8,6 @@ import './types/venue.ts';
 import './types/organizer.ts';
 import './types/event.ts';
 import './types/changes.ts';
+import './types/recurrence.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

@@ -11,6 +11,8 @@ export interface SiteSettings {
   currencyCode: string;
   multiDayCutoff: string;
   timezoneMode: 'event' | 'site';
+  /** Recurring series are materialized this many days ahead (CAL_RECURRENCE_HORIZON_DAYS; default 730). */
+  recurrenceHorizonDays?: number;
 }
 
 /** The signed-in caller; null for anonymous requests. */

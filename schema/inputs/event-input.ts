@@ -2,6 +2,7 @@ import type { EventInput } from '../../src/services/events.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum } from '../types/common.ts';
 import { CreateOrganizerInput, CreateVenueInput } from './linked-post-input.ts';
+import { RecurrenceInputRef } from './recurrence-input.ts';
 
 export const VenueRefInput = builder.inputType('VenueRefInput', {
   description: 'An existing venue (`id`) or one to create — or reuse when one of the same name exists (`create`).',
@@ -36,6 +37,8 @@ const eventFields = (t: Fields) => ({
   venues: t.field({ type: [VenueRefInput], description: '[] unlinks every venue.' }),
   organizers: t.field({ type: [OrganizerRefInput], description: 'Exactly this list, in order. [] removes all.' }),
   parentId: t.int({ description: 'Parent event (recurrence series); 0 clears.' }),
+  // Recurring series (issue 13): on create, or on update with scope ALL / THIS_AND_FOLLOWING.
+  recurrence: t.field({ type: RecurrenceInputRef, description: 'Makes the event a recurring series (see RecurrenceInput).' }),
 });
 
 export const CreateEventInput = builder.inputType('CreateEventInput', {

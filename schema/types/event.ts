@@ -10,6 +10,7 @@ import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
+import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
 import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
 import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
@@ -202,9 +203,15 @@ builder.mutationFields((t) => ({
     type: 'Event',
     description: 'Partial update: fields not given stay as they are.',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: UpdateEventInput, required: true }) },
+    args: {
+      id: t.arg.int(),
+      slug: t.arg.string(),
+      input: t.arg({ type: UpdateEventInput, required: true }),
+      // Recurring series (issue 13): which occurrences the update applies to; returns the addressed event.
+      scope: t.arg({ type: RecurrenceScopeEnum, description: 'On an occurrence of a series: THIS (default), THIS_AND_FOLLOWING or ALL.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const id = await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input));
+      const id = await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input), args.scope ?? 'THIS');
       return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -65,6 +65,7 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
     .default('cal_events_changes'),
+  CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -160,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       currencyCode: e.CAL_CURRENCY_CODE,
       multiDayCutoff: e.CAL_MULTIDAY_CUTOFF,
       timezoneMode: e.CAL_TIMEZONE_MODE,
+      recurrenceHorizonDays: e.CAL_RECURRENCE_HORIZON_DAYS,
     },
   };
 }

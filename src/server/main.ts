@@ -8,6 +8,8 @@ import { createLogger } from './logger.ts';
 import { configureImageImport } from '../services/image-import.ts';
 import { ensureAdmin } from '../services/users.ts';
 import { configureLoginThrottle } from '../services/throttle.ts';
+import { startHorizonTimer } from '../services/recurrence.ts';
+import { createContext } from '../context.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -50,6 +52,11 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 );
 logger.info({ transport: changes.transport }, 'change bus ready');
 const { app } = buildApp({ config, db, logger, changes });
+// Recurring series: materialize occurrences as the horizon moves forward (issue 13).
+const stopHorizonTimer = startHorizonTimer(
+  () => createContext({ prisma: db.prisma, settings: config.site, changes }),
+  (err) => logger.error({ err }, 'recurrence horizon check failed'),
+);
 const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
 server.on('error', (e: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port}: ${e.code ?? e.message}`));
@@ -63,6 +70,7 @@ let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
+  stopHorizonTimer();
   logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
   const timer = setTimeout(() => {
     logger.warn('in-flight requests did not finish in time; closing connections');

@@ -14,6 +14,16 @@ import { resolveImageRef } from './images.ts';
 import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
 import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
+import {
+  forEachSeriesMember,
+  markOverride,
+  materializeSeries,
+  prepareSeries,
+  seriesData,
+  updateSeries,
+  type RecurrenceInput,
+  type RecurrenceScope,
+} from './recurrence.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
@@ -50,6 +60,8 @@ export interface EventInput {
   venues?: LinkedRef[] | null;
   organizers?: LinkedRef[] | null;
   parentId?: number | null;
+  /** Makes the event a recurring series (issue 13; src/services/recurrence.ts). */
+  recurrence?: RecurrenceInput | null;
 }
 
 const MAX_TITLE = 1000;
@@ -189,6 +201,8 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   validateInput(input, true);
   const timezone = timezoneOf(input, ctx.settings.timezone);
   const dates = eventDates(ctx, input.startDate!, input.endDate!, input.allDay ?? false, timezone);
+  // Recurring series (issue 13): checked before anything is written; the row takes its first occurrence's dates.
+  const series = input.recurrence ? prepareSeries(ctx, input.recurrence, dates.startLocal, timezone) : null;
   const viewer = requirePostCreator(ctx);
   const authorId = await resolveAuthor(ctx, input.authorId, null);
   const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, true)!;
@@ -198,6 +212,7 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   const data = {
     ...scalarData(input),
     ...dates,
+    ...(series ? seriesData(series, dates) : {}),
     ...relations,
     title: input.title!.trim(),
     ...published,
@@ -220,11 +235,24 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
       ),
     ).then((e) => e.id);
   const id = await (needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null));
+  if (series) await materializeSeries(ctx, id);
   publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...(await eventTermChanges(ctx, id)));
   return id;
 }
 
-export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+/**
+ * Partial update. On an occurrence of a recurring series (issue 13), scope THIS (the default, and
+ * every REST write) edits that occurrence alone and makes it an override; ALL and
+ * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
+ */
+export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
+  if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
+  const id = await writeEvent(ctx, address, input);
+  await markOverride(ctx, id);
+  return id;
+}
+
+async function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
@@ -280,6 +308,11 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
   await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
+  // A series takes its occurrences along (issue 13).
+  await forEachSeriesMember(ctx, row.id, async (id) => {
+    const member = await locatePost(ctx, 'EVENT', { id });
+    if (member.status !== 'trash') await ctx.prisma.event.update({ where: { id }, data: trashedData(member, now) });
+  });
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
@@ -296,6 +329,10 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   const base = row.slug?.replace(/__trashed$/, '');
   if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
   else await restore(null);
+  // A series brings its trashed occurrences back (issue 13).
+  await forEachSeriesMember(ctx, row.id, async (id) => {
+    if ((await locatePost(ctx, 'EVENT', { id })).status === 'trash') await restoreEvent(ctx, { id });
+  });
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'RESTORED', before: row }, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
@@ -305,7 +342,10 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
   const terms = await eventTermChanges(ctx, row.id);
-  await retryOnWriteConflict(() => ctx.prisma.post.delete({ where: { id: row.id } }));
+  // A series' occurrences go with it (issue 13).
+  const members: number[] = [];
+  await forEachSeriesMember(ctx, row.id, async (id) => members.push(id));
+  await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members] } } }));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...terms);
   return row.id;
 }

@@ -1,0 +1,21 @@
+import { builder } from '../builder.ts';
+
+export const RecurrenceInputRef = builder.inputType('RecurrenceInput', {
+  description:
+    'Makes an event a recurring series in its own time zone (wall clock: 19:00 stays 19:00 across DST). ' +
+    'Supported: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT or UNTIL, BYDAY (also 2TU/-1FR), BYMONTHDAY (also -1), BYMONTH, BYSETPOS, WKST.',
+  fields: (t) => ({
+    rule: t.string({ required: true, description: 'RFC 5545 RRULE text, e.g. `FREQ=WEEKLY;BYDAY=TU;COUNT=10` (no DTSTART: the event start is).' }),
+    exdates: t.stringList({ description: 'Excluded occurrences: event-local `YYYY-MM-DD` (at the series start time) or `YYYY-MM-DD HH:MM:SS`.' }),
+    rdates: t.stringList({ description: 'Extra occurrences, same formats.' }),
+  }),
+});
+
+export const RecurrenceScopeEnum = builder.enumType('RecurrenceScope', {
+  description: 'Which occurrences of a series an update applies to.',
+  values: {
+    THIS: { value: 'THIS', description: 'Only the addressed occurrence (it becomes an override and keeps its ID).' },
+    THIS_AND_FOLLOWING: { value: 'THIS_AND_FOLLOWING', description: 'The addressed occurrence and those after it: the series is split there.' },
+    ALL: { value: 'ALL', description: 'Every occurrence of the series.' },
+  } as const,
+});

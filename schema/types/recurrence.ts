@@ -1,0 +1,109 @@
+/**
+ * Recurring series in GraphQL (issue 13): `Event.recurrence`, `Event.series`, `Event.occurrences`,
+ * `Event.occurrenceOverridden`, and `cancelOccurrence`. Rules live in src/services/recurrence.ts.
+ */
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { parseSeriesRule, ruleText } from '../../src/domain/recurrence.ts';
+import { dateToWallClock, wallClockToDate } from '../../src/domain/wall-clock.ts';
+import { ValidationError } from '../../src/domain/errors.ts';
+import { cancelOccurrence } from '../../src/services/recurrence.ts';
+import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
+import { builder } from '../builder.ts';
+import { writeErrors } from '../errors.ts';
+import { EventRef } from './event.ts';
+
+interface SeriesFields {
+  recurrenceRule: string | null;
+  recurrenceStart: Date | null;
+  recurrenceRdates: Date[];
+  recurrenceExdates: Date[];
+  timezone: string;
+}
+const SERIES_SELECT = { recurrenceRule: true, recurrenceStart: true, recurrenceRdates: true, recurrenceExdates: true, timezone: true } as const;
+
+const RecurrenceRef = builder.objectRef<SeriesFields & { recurrenceRule: string; recurrenceStart: Date }>('Recurrence').implement({
+  description: 'The rule of a recurring series (RFC 5545), in the series time zone.',
+  fields: (t) => ({
+    rule: t.string({ description: 'RRULE text (no DTSTART).', resolve: (s) => s.recurrenceRule }),
+    text: t.string({
+      description: 'The rule in words (English), e.g. "every week on Tuesday until June 30, 2027".',
+      resolve: (s) => ruleText(parseSeriesRule(s.recurrenceRule, s.timezone), s.recurrenceStart),
+    }),
+    start: t.string({ description: 'DTSTART, event-local wall clock.', resolve: (s) => dateToWallClock(s.recurrenceStart) }),
+    exdates: t.stringList({ description: 'Excluded occurrences, event-local wall clocks.', resolve: (s) => s.recurrenceExdates.map(dateToWallClock) }),
+    rdates: t.stringList({ description: 'Extra occurrences, event-local wall clocks.', resolve: (s) => s.recurrenceRdates.map(dateToWallClock) }),
+  }),
+});
+
+type WithOccurrence = SeriesFields & { id: number; occurrence: { seriesId: number; overridden: boolean; series: SeriesFields } | null };
+const seriesOf = (e: WithOccurrence): SeriesFields | null => (e.recurrenceRule ? e : (e.occurrence?.series ?? null));
+
+builder.prismaObjectFields(EventRef, (t) => ({
+  recurrence: t.field({
+    type: RecurrenceRef,
+    nullable: true,
+    description: 'The series rule, on a series and on each of its occurrences; null for a single event.',
+    select: { ...SERIES_SELECT, occurrence: { select: { seriesId: true, overridden: true, series: { select: SERIES_SELECT } } } },
+    resolve: (e) => {
+      const s = seriesOf(e as unknown as WithOccurrence);
+      return s?.recurrenceRule && s.recurrenceStart ? (s as never) : null;
+    },
+  }),
+  series: t.field({
+    type: EventRef,
+    nullable: true,
+    description: 'The series this event is an occurrence of (a series is its own first occurrence); null for a single event.',
+    select: (_args, _ctx, nested) => ({ occurrence: { select: { series: nested(true) } } }),
+    resolve: (e, _args, ctx) => (e.occurrence && viewerCanRead(ctx, e.occurrence.series) ? e.occurrence.series : null),
+  }),
+  occurrenceOverridden: t.boolean({
+    description: 'An occurrence edited on its own (scope THIS); false for anything else.',
+    select: { occurrence: { select: { overridden: true } } },
+    resolve: (e) => e.occurrence?.overridden ?? false,
+  }),
+  occurrences: t.field({
+    type: [EventRef],
+    description: 'Occurrences of the series (materialized up to the horizon) starting in [after, before), in start order. Empty for a single event.',
+    args: {
+      after: t.arg.string({ description: 'Event-local `YYYY-MM-DD[ HH:MM:SS]`, inclusive.' }),
+      before: t.arg.string({ description: 'Event-local, exclusive.' }),
+      first: t.arg.int({ description: 'At most this many (default 100, at most 1000).' }),
+    },
+    select: { occurrence: { select: { seriesId: true } } },
+    resolve: async (e, args, ctx, info) => {
+      if (!e.occurrence) return [];
+      const bound = (text: string | null | undefined, field: string) => {
+        if (!text) return undefined;
+        const wall = text.length === 10 ? `${text} 00:00:00` : text;
+        const date = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/.test(wall) ? wallClockToDate(wall) : null;
+        if (!date || Number.isNaN(date.getTime())) throw new ValidationError(`Invalid date: ${field}`, field, 'INVALID_DATE');
+        return date;
+      };
+      const first = args.first ?? 100;
+      if (first < 0 || first > 1000) throw new ValidationError('first must be between 0 and 1000.', 'first', 'OUT_OF_RANGE');
+      const query = queryFromInfo({ context: ctx, info, typeName: 'Event' });
+      return ctx.prisma.event.findMany({
+        ...query,
+        where: {
+          ...readableWhere(ctx),
+          occurrence: { seriesId: e.occurrence.seriesId, startLocal: { gte: bound(args.after, 'after'), lt: bound(args.before, 'before') } },
+        },
+        orderBy: [{ startLocal: 'asc' }, { id: 'asc' }],
+        take: first,
+      });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  cancelOccurrence: t.prismaField({
+    type: 'Event',
+    description: 'Cancels one occurrence: its date becomes an EXDATE of the series and the occurrence is deleted. Returns the series.',
+    errors: { types: [...writeErrors] },
+    args: { id: t.arg.int({ required: true, description: 'The occurrence (post) ID.' }) },
+    resolve: async (query, _root, args, ctx) => {
+      const seriesId = await cancelOccurrence(ctx, args.id);
+      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id: seriesId } });
+    },
+  }),
+}));

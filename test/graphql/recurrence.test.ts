@@ -1,0 +1,217 @@
+/** Recurring series through GraphQL (issue 13): rule expansion on wall clocks, occurrences, overrides, bad input. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGraphQLHarness } from '../helpers/graphql.ts';
+
+const NOW = new Date('2026-11-21T11:55:56Z');
+let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
+beforeAll(async () => {
+  h = await createGraphQLHarness({ now: () => NOW });
+});
+afterAll(() => h.close());
+beforeEach(() => h.reset());
+
+const OCC = `databaseId title slug startDate endDate startDateUtc endDateUtc occurrenceOverridden`;
+const EVENT_FIELDS = `
+    ${OCC} status
+    recurrence { rule text start exdates rdates }
+    series { databaseId }
+    occurrences(first: 1000) { ${OCC} series { databaseId } }
+`;
+// Mutations answer a union (the event or a typed error); reads answer the event itself.
+const SERIES_FIELDS = `
+  ... on Event { ${EVENT_FIELDS} }
+  ... on Error { __typename code message }
+  ... on ValidationError { field }
+`;
+const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${SERIES_FIELDS} } }`;
+const GET = `query($id: Int) { event(id: $id) { ${EVENT_FIELDS} } }`;
+const CANCEL = `mutation($id: Int!) { cancelOccurrence(id: $id) { ${SERIES_FIELDS} } }`;
+
+const series = async (startDate: string, endDate: string, recurrence: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  (await h.ok(CREATE, { input: { title: 'Jazz', startDate, endDate, recurrence, ...extra } })).createEvent;
+const starts = (e: { occurrences: { startDate: string }[] }) => e.occurrences.map((o) => o.startDate);
+const utcStarts = (e: { occurrences: { startDateUtc: string }[] }) => e.occurrences.map((o) => o.startDateUtc);
+
+describe('rule expansion on wall clocks', () => {
+  it('keeps 19:00 across both DST changes in America/New_York', async () => {
+    const e = await series('2027-03-09 19:00:00', '2027-03-09 21:00:00', { rule: 'FREQ=WEEKLY;BYDAY=TU;COUNT=3' }, { timezone: 'America/New_York' });
+    expect(starts(e)).toEqual(['2027-03-09 19:00:00', '2027-03-16 19:00:00', '2027-03-23 19:00:00']);
+    // 2027-03-14: EST (UTC-5) → EDT (UTC-4).
+    expect(utcStarts(e)).toEqual(['2027-03-10 00:00:00', '2027-03-16 23:00:00', '2027-03-23 23:00:00']);
+    const fall = await series('2027-10-30 19:00:00', '2027-10-30 20:00:00', { rule: 'FREQ=DAILY;COUNT=3' }, { timezone: 'America/New_York', slug: 'fall' });
+    expect(utcStarts(fall)).toEqual(['2027-10-30 23:00:00', '2027-10-31 23:00:00', '2027-11-01 23:00:00']);
+    // 2027-11-07: EDT → EST.
+    const nov = await series('2027-11-06 19:00:00', '2027-11-06 20:00:00', { rule: 'FREQ=DAILY;COUNT=2' }, { timezone: 'America/New_York', slug: 'nov' });
+    expect(utcStarts(nov)).toEqual(['2027-11-06 23:00:00', '2027-11-08 00:00:00']);
+  });
+
+  it('keeps 10:00 across the Europe/Paris change, and moves a DST-gap time forward (documented rule)', async () => {
+    const e = await series('2027-03-27 10:00:00', '2027-03-27 11:00:00', { rule: 'FREQ=DAILY;COUNT=2' }, { timezone: 'Europe/Paris' });
+    expect(starts(e)).toEqual(['2027-03-27 10:00:00', '2027-03-28 10:00:00']);
+    expect(utcStarts(e)).toEqual(['2027-03-27 09:00:00', '2027-03-28 08:00:00']);
+    const gap = await series('2027-03-27 02:30:00', '2027-03-27 03:00:00', { rule: 'FREQ=DAILY;COUNT=2' }, { timezone: 'Europe/Paris', slug: 'gap' });
+    // 2027-03-28 02:30 does not exist in Paris: the instant is 03:30 CEST (01:30 UTC), as RFC 5545 says.
+    expect(utcStarts(gap)).toEqual(['2027-03-27 01:30:00', '2027-03-28 01:30:00']);
+  });
+
+  it('expands leap days, month ends (BYMONTHDAY=-1), numbered weekdays and BYSETPOS', async () => {
+    const leap = await series('2028-02-29 12:00:00', '2028-02-29 13:00:00', { rule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=2' }, { timezone: 'UTC' });
+    // The next one (2032-02-29) is past the horizon (series start + 730 days): not materialized yet.
+    expect(starts(leap)).toEqual(['2028-02-29 12:00:00']);
+    const ends = await series('2027-01-31 18:00:00', '2027-01-31 19:00:00', { rule: 'FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=4' }, { slug: 'ends' });
+    expect(starts(ends)).toEqual(['2027-01-31 18:00:00', '2027-02-28 18:00:00', '2027-03-31 18:00:00', '2027-04-30 18:00:00']);
+    const nth = await series('2027-01-12 19:00:00', '2027-01-12 20:00:00', { rule: 'FREQ=MONTHLY;BYDAY=2TU,-1FR;COUNT=4' }, { slug: 'nth' });
+    expect(starts(nth)).toEqual(['2027-01-12 19:00:00', '2027-01-29 19:00:00', '2027-02-09 19:00:00', '2027-02-26 19:00:00']);
+    const setpos = await series('2027-01-29 19:00:00', '2027-01-29 20:00:00', { rule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3' }, { slug: 'sp' });
+    expect(starts(setpos)).toEqual(['2027-01-29 19:00:00', '2027-02-26 19:00:00', '2027-03-31 19:00:00']);
+  });
+
+  it('applies EXDATE and RDATE, gives each occurrence its own post ID and slug, and describes the rule', async () => {
+    const e = await series(
+      '2027-01-05 19:00:00',
+      '2027-01-05 21:00:00',
+      { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270127T000000Z', exdates: ['2027-01-12'], rdates: ['2027-01-30 15:00:00'] },
+      { timezone: 'America/New_York' },
+    );
+    expect(e.recurrence).toEqual({
+      rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270127T000000Z',
+      text: 'every week on Tuesday until January 26, 2027',
+      start: '2027-01-05 19:00:00',
+      exdates: ['2027-01-12 19:00:00'],
+      rdates: ['2027-01-30 15:00:00'],
+    });
+    expect(starts(e)).toEqual(['2027-01-05 19:00:00', '2027-01-19 19:00:00', '2027-01-26 19:00:00', '2027-01-30 15:00:00']);
+    expect(e.occurrences[3].endDate).toBe('2027-01-30 17:00:00');
+    expect(e.occurrences[0].databaseId).toBe(e.databaseId);
+    expect(new Set(e.occurrences.map((o: { databaseId: number }) => o.databaseId)).size).toBe(4);
+    expect(e.occurrences.map((o: { slug: string }) => o.slug)).toEqual(['jazz', 'jazz-2027-01-19', 'jazz-2027-01-26', 'jazz-2027-01-30']);
+    for (const o of e.occurrences) expect(o.series.databaseId).toBe(e.databaseId);
+    const second = (await h.ok(GET, { id: e.occurrences[1].databaseId })).event;
+    expect(second.recurrence.rule).toBe(e.recurrence.rule);
+    expect(starts(second)).toEqual(starts(e));
+  });
+
+  it('materializes an infinite rule up to the horizon only, and windows occurrences', async () => {
+    const e = await series('2026-12-01 19:00:00', '2026-12-01 20:00:00', { rule: 'FREQ=WEEKLY' });
+    // The horizon runs 730 days from the later of now and the series start: to 2028-11-30 19:00.
+    expect(e.occurrences).toHaveLength(105);
+    expect(e.occurrences.at(-1).startDate).toBe('2028-11-28 19:00:00');
+    const q = `query($id: Int) { event(id: $id) { occurrences(after: "2027-01-01", before: "2027-02-01", first: 3) { startDate } } }`;
+    expect((await h.ok(q, { id: e.databaseId })).event.occurrences.map((o: { startDate: string }) => o.startDate)).toEqual([
+      '2027-01-05 19:00:00',
+      '2027-01-12 19:00:00',
+      '2027-01-19 19:00:00',
+    ]);
+  });
+});
+
+describe('cancelOccurrence', () => {
+  it('adds an EXDATE and deletes the occurrence; the first one moves the series to the next', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=4' });
+    const [first, second, third] = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const after = (await h.ok(CANCEL, { id: third })).cancelOccurrence;
+    expect(after.recurrence.exdates).toEqual(['2027-01-19 19:00:00']);
+    expect(starts(after)).toEqual(['2027-01-05 19:00:00', '2027-01-12 19:00:00', '2027-01-26 19:00:00']);
+    expect((await h.gql(GET, { id: third })).data.event).toBeNull();
+    const moved = (await h.ok(CANCEL, { id: first })).cancelOccurrence;
+    expect(moved.databaseId).toBe(first);
+    expect(moved.startDate).toBe('2027-01-12 19:00:00');
+    expect(starts(moved)).toEqual(['2027-01-12 19:00:00', '2027-01-26 19:00:00']);
+    expect((await h.gql(GET, { id: second })).data.event).toBeNull();
+    const single = (await h.ok(`mutation { createEvent(input: { title: "One", startDate: "2027-01-01 10:00", endDate: "2027-01-01 11:00" }) { ... on Event { databaseId } } }`)).createEvent;
+    expect((await h.ok(CANCEL, { id: single.databaseId })).cancelOccurrence).toMatchObject({ code: 'NOT_AN_OCCURRENCE' });
+  });
+});
+
+describe('bad input gets a typed error, never a crash or a hang', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['unknown FREQ', { rule: 'FREQ=FOO' }, 'UNSUPPORTED_RULE'],
+    ['sub-daily FREQ', { rule: 'FREQ=HOURLY' }, 'UNSUPPORTED_RULE'],
+    ['garbage', { rule: 'every tuesday' }, 'INVALID_RULE'],
+    ['empty', { rule: ' ' }, 'EMPTY'],
+    ['bad BYDAY', { rule: 'FREQ=WEEKLY;BYDAY=XX' }, 'INVALID_RULE'],
+    ['COUNT with UNTIL', { rule: 'FREQ=DAILY;COUNT=3;UNTIL=20271231' }, 'COUNT_AND_UNTIL'],
+    ['never matching', { rule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30' }, 'EMPTY_SERIES'],
+    ['impossible BYSETPOS', { rule: 'FREQ=MONTHLY;BYDAY=MO;BYSETPOS=31' }, 'EMPTY_SERIES'],
+    ['everything excluded', { rule: 'FREQ=DAILY;COUNT=1', exdates: ['2027-01-05'] }, 'EMPTY_SERIES'],
+    ['UNTIL before the start', { rule: 'FREQ=DAILY;UNTIL=20260101' }, 'EMPTY_SERIES'],
+    ['too many occurrences', { rule: 'FREQ=DAILY;COUNT=5000' }, 'TOO_MANY_OCCURRENCES'],
+    ['bad EXDATE', { rule: 'FREQ=DAILY;COUNT=3', exdates: ['2027-02-30'] }, 'INVALID_DATE'],
+  ];
+  it.each(cases)('%s', async (_name, recurrence, code) => {
+    const r = await h.gql(CREATE, { input: { title: 'Bad', startDate: '2027-01-05 19:00:00', endDate: '2027-01-05 20:00:00', recurrence } });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.createEvent).toMatchObject({ __typename: 'ValidationError', code });
+    // Nothing was written.
+    const list = await h.ok(`{ events(filter: { startsAfter: "2026-01-01" }) { totalCount } }`);
+    expect(list.events.totalCount).toBe(0);
+  });
+});
+
+describe('updateEvent scopes', () => {
+  const UPDATE = `mutation($id: Int, $input: UpdateEventInput!, $scope: RecurrenceScope) {
+    updateEvent(id: $id, input: $input, scope: $scope) { ${SERIES_FIELDS} }
+  }`;
+  const update = async (id: number, input: Record<string, unknown>, scope?: string) => (await h.ok(UPDATE, { id, input, scope })).updateEvent;
+  const titles = (e: { occurrences: { title: string; startDate: string }[] }) => e.occurrences.map((o) => `${o.startDate} ${o.title}`);
+
+  it('THIS edits one occurrence (an override that keeps its ID and survives ALL time changes)', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=3' });
+    const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const one = await update(ids[1], { title: 'Guest night', startDate: '2027-01-12 20:00:00', endDate: '2027-01-12 23:00:00' });
+    expect(one).toMatchObject({ databaseId: ids[1], title: 'Guest night', occurrenceOverridden: true });
+    const all = await update(ids[2], { title: 'Jazz Club', startDate: '2027-01-05 18:00:00', endDate: '2027-01-05 20:00:00' }, 'ALL');
+    expect(titles(all)).toEqual(['2027-01-05 18:00:00 Jazz Club', '2027-01-12 20:00:00 Jazz Club', '2027-01-19 18:00:00 Jazz Club']);
+    expect(all.occurrences.map((o: { databaseId: number }) => o.databaseId)).toEqual(ids);
+    expect(all.occurrences[2].endDate).toBe('2027-01-19 20:00:00');
+    expect(all.occurrences[1].occurrenceOverridden).toBe(true);
+  });
+
+  it('ALL with a new rule re-materializes: kept dates keep their IDs, new ones appear, dropped ones go', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=3' });
+    const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const all = await update(e.databaseId, { recurrence: { rule: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' } }, 'ALL');
+    expect(starts(all)).toEqual(['2027-01-05 19:00:00', '2027-01-19 19:00:00', '2027-02-02 19:00:00']);
+    expect(all.occurrences[1].databaseId).toBe(ids[2]);
+    expect((await h.gql(GET, { id: ids[1] })).data.event).toBeNull();
+  });
+
+  it('THIS_AND_FOLLOWING splits the series: the occurrence heads a new series of the following ones', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=5', exdates: ['2027-02-02'] });
+    const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    expect(ids).toHaveLength(4);
+    const split = await update(ids[2], { title: 'Late Jazz', startDate: '2027-01-19 21:00:00', endDate: '2027-01-19 23:00:00' }, 'THIS_AND_FOLLOWING');
+    expect(split.databaseId).toBe(ids[2]);
+    expect(split.series.databaseId).toBe(ids[2]);
+    expect(split.recurrence).toMatchObject({ rule: 'FREQ=WEEKLY;COUNT=3', exdates: ['2027-02-02 21:00:00'] });
+    expect(titles(split)).toEqual(['2027-01-19 21:00:00 Late Jazz', '2027-01-26 21:00:00 Late Jazz']);
+    expect(split.occurrences.map((o: { databaseId: number }) => o.databaseId)).toEqual([ids[2], ids[3]]);
+    const old = (await h.ok(GET, { id: e.databaseId })).event;
+    expect(old.recurrence.rule).toBe('FREQ=WEEKLY;UNTIL=20270119T235959Z');
+    expect(titles(old)).toEqual(['2027-01-05 19:00:00 Jazz', '2027-01-12 19:00:00 Jazz']);
+  });
+
+  it('gives a single event a recurrence with scope ALL, and refuses a rule change with scope THIS', async () => {
+    const single = (await h.ok(`mutation { createEvent(input: { title: "Solo", startDate: "2027-01-05 10:00", endDate: "2027-01-05 11:00" }) { ... on Event { databaseId } } }`)).createEvent;
+    const s = await update(single.databaseId, { recurrence: { rule: 'FREQ=DAILY;COUNT=2' } }, 'ALL');
+    expect(starts(s)).toEqual(['2027-01-05 10:00:00', '2027-01-06 10:00:00']);
+    expect((await h.ok(UPDATE, { id: s.occurrences[1].databaseId, input: { recurrence: { rule: 'FREQ=DAILY' } } })).updateEvent).toMatchObject({
+      code: 'SCOPE_REQUIRED',
+    });
+  });
+});
+
+describe('deleting a series', () => {
+  it('trashes, restores and purges its occurrences with it', async () => {
+    const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=3' });
+    const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const status = async (id: number) => (await h.ok(`query($id: Int) { event(id: $id) { status } }`, { id })).event;
+    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toEqual({ status: 'TRASH' });
+    await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toEqual({ status: 'PUBLISH' });
+    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
+    expect(await status(ids[2])).toBeNull(); // purged: not found
+  });
+});
