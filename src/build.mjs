@@ -1,8 +1,8 @@
 // Compiles the server to dist/ (tsc, tsconfig.build.json) and copies the files it reads at run time
 // (GraphQL operations, i18n JSON, the doc template, schema.prisma and the migrations).
 //
-//   node scripts/build.mjs            build (incremental)
-//   node scripts/build.mjs --if-stale build only when a source is newer than the last build, or
+//   node src/build.mjs            build (incremental)
+//   node src/build.mjs --if-stale build only when a source is newer than the last build, or
 //                                     when files were added or removed (then from scratch): `npm start`
 //                                     runs this first, so a checkout or an edit never runs old code
 import { createHash } from 'node:crypto';
@@ -14,7 +14,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 const stampFile = path.join(dist, '.build-stamp.json');
-const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/migrations', 'prisma/schema.prisma', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.mjs', 'package-lock.json'];
+const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/migrations', 'prisma/schema.prisma', 'tsconfig.json', 'tsconfig.build.json', 'src/build.mjs', 'package-lock.json'];
 /** Non-TypeScript files the compiled server reads, relative to the repo (same place under dist/). */
 const ASSET = /\.(graphql|json|prisma|sql|toml)$/;
 const ASSET_DIRS = ['rest-facade', 'prisma/migrations', 'prisma/schema.prisma'];
