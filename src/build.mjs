@@ -1,5 +1,5 @@
 // Compiles the server to dist/ (tsc, tsconfig.build.json) and copies the files it reads at run time
-// (GraphQL operations, i18n JSON, the doc template, schema.prisma and the migrations).
+// (GraphQL operations, i18n JSON, templates, styles, schema.prisma and the migrations).
 //
 //   node src/build.mjs            build (incremental)
 //   node src/build.mjs --if-stale build only when a source is newer than the last build, or
@@ -15,9 +15,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
 const stampFile = path.join(dist, '.build-stamp.json');
 const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/migrations', 'prisma/schema.prisma', 'tsconfig.json', 'tsconfig.build.json', 'src/build.mjs', 'package-lock.json'];
-/** Non-TypeScript files the compiled server reads, relative to the repo (same place under dist/). */
-const ASSET = /\.(graphql|json|prisma|sql|toml)$/;
-const ASSET_DIRS = ['rest-facade', 'prisma/migrations', 'prisma/schema.prisma'];
+/**
+ * Non-TypeScript files the compiled server may read (operations, i18n, page templates and styles,
+ * schema.prisma, migrations), relative to the repo: copied to the same place under dist/. Every
+ * file but TypeScript and this script is an asset, so a new template needs no change here.
+ */
+const isAsset = (file) => !/\.(ts|mts|cts|mjs)$/.test(file);
+const ASSET_DIRS = ['src', 'schema', 'rest-facade', 'prisma/migrations', 'prisma/schema.prisma'];
 
 function walk(rel, out) {
   const abs = path.join(root, rel);
@@ -64,7 +68,7 @@ if (result.status !== 0) {
 for (const rel of ASSET_DIRS) {
   cpSync(path.join(root, rel), path.join(dist, rel), {
     recursive: true,
-    filter: (src) => statSync(src).isDirectory() || ASSET.test(src),
+    filter: (src) => statSync(src).isDirectory() || isAsset(src),
   });
 }
 mkdirSync(dist, { recursive: true });

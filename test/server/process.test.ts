@@ -85,6 +85,10 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
       void exited.then((code) => reject(new Error(`npm start exited (${code}) before listening`)));
     });
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    // The compiled server finds every file it reads at run time (templates, styles, operations).
+    for (const page of ['/', '/docs', '/events.ics', '/wp-json/cal/events/v1/events']) {
+      expect((await fetch(`${base}${page}`)).status, page).toBe(200);
+    }
     // No shell or TypeScript loader in between: npm's child is node running dist/.
     const server = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim();
     expect(server).toMatch(/^\d+ node dist\/src\/server\/main\.js$/);
