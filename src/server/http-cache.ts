@@ -18,7 +18,10 @@ export function httpCaching(opts: { maxAgeS: number }): Middleware<AppState> {
     if (!/json|javascript/.test(ctx.response.get('Content-Type'))) return;
     const body: unknown = ctx.body;
     if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
-    ctx.set('ETag', `W/"${createHash('sha1').update(body).digest('base64url')}"`);
+    // A GraphQL answer with errors (HTTP 200 all the same) is not a read to keep.
+    if (ctx.path === '/graphql' && hasErrors(body)) return;
+    const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+    ctx.set('ETag', etag);
     // A shared cache must not hand an anonymous answer it keeps to a signed-in caller (with
     // max-age=0 it revalidates each time with the caller's credentials: the ETag differs).
     if (opts.maxAgeS > 0 && !ctx.state.cal?.viewer) ctx.vary('Authorization');
@@ -29,9 +32,20 @@ export function httpCaching(opts: { maxAgeS: number }): Middleware<AppState> {
         withPassword ? 'private, no-store' : ctx.state.cal?.viewer ? 'private, no-cache' : `public, max-age=${opts.maxAgeS}`,
       );
     }
-    if (ctx.fresh) {
+    // Weak comparison (RFC 9110 §13.1.2), by hand: Koa's `ctx.fresh` answers "stale" whenever the
+    // request says `Cache-Control: no-cache`, which fetch() adds to every conditional request.
+    const inm = ctx.get('If-None-Match');
+    if (inm && (inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag.slice(2)))) {
       ctx.body = null;
       ctx.status = 304;
     }
   };
+}
+
+function hasErrors(body: string | Buffer): boolean {
+  try {
+    return 'errors' in (JSON.parse(body.toString()) as object);
+  } catch {
+    return true;
+  }
 }

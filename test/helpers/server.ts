@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { buildApp } from '../../src/server/app.ts';
+import type { ResponseCache } from '../../src/server/response-cache.ts';
 import type { ChangeBus } from '../../src/services/changes.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
@@ -46,6 +47,8 @@ export interface TestServer {
   base: string;
   db: TestDatabase;
   config: Config;
+  /** The app's response cache (src/server/response-cache.ts). */
+  cache: ResponseCache;
   /** User IDs by role. */
   users: Record<TestRole, number>;
   /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
@@ -132,6 +135,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     base,
     db,
     config,
+    cache,
     users,
     request,
     api: (path, o) => request(`/wp-json/cal/events/v1${path}`, o),
