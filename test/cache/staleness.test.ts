@@ -55,7 +55,7 @@ const event = (title: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('response cache: writes are seen at once by both APIs', () => {
+describe('response cache: writes are seen at once by both APIs', { timeout: 60_000 }, () => {
   it('REST writes: create, update, trash, restore, delete', async () => {
     expect(await titles()).toEqual([]);
     const created = await s.api('/events', { method: 'POST', as: 'admin', body: event('Rest One') });
@@ -158,7 +158,7 @@ describe('response cache: writes are seen at once by both APIs', () => {
   });
 });
 
-describe('HTTP validators and cache policy', () => {
+describe('HTTP validators and cache policy', { timeout: 60_000 }, () => {
   it('REST GET: weak ETag, 304 on If-None-Match, public for anonymous; a write changes the ETag', async () => {
     const created = await s.api('/events', { method: 'POST', as: 'admin', body: event('Tagged') });
     const first = await s.api('/events');
