@@ -7,12 +7,14 @@ import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
 import type { Database } from '../db/database.ts';
-import type { ChangeBus } from '../services/changes.ts';
+import { processChangeBus, type ChangeBus } from '../services/changes.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';
 import { createWebRouter } from '../web/routes.ts';
 import { withQueryBudget } from '../db/request-budget.ts';
 import { corsHeaders, securityHeaders } from './http-headers.ts';
 import { graphiqlAssets } from './graphiql.ts';
+import { ResponseCache } from './response-cache.ts';
+import { httpCaching } from './http-cache.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -25,7 +27,10 @@ export function buildApp({ config, db, logger, now, changes }: { config: Config;
   app.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err }, 'response error');
   });
-  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql });
+  // Read results cached in the execution chain both APIs share, emptied by every change on the bus.
+  const cache = new ResponseCache(config.cache);
+  const bus = cache.attach(changes ?? processChangeBus);
+  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache });
   const executor = createExecutor(yoga);
 
   app.use(async (ctx, next) => {
@@ -74,10 +79,13 @@ export function buildApp({ config, db, logger, now, changes }: { config: Config;
       settings: config.site,
       viewer: 'viewer' in auth ? auth.viewer : null,
       now: now?.(),
-      changes,
+      changes: bus,
     });
     await next();
   });
+
+  // ETag / If-None-Match and Cache-Control of GET reads (REST and GraphQL).
+  app.use(httpCaching({ maxAgeS: config.httpMaxAgeS }));
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
@@ -111,10 +119,12 @@ export function buildApp({ config, db, logger, now, changes }: { config: Config;
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { cal: { ...ctx.state.cal, editContext: true } });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
-    ctx.body = response.body;
+    // GET reads (never event streams) are buffered so that they get an ETag (src/server/http-cache.ts).
+    const json = /json/.test(response.headers.get('content-type') ?? '');
+    ctx.body = (ctx.method === 'GET' || ctx.method === 'HEAD') && json ? Buffer.from(await response.arrayBuffer()) : response.body;
   });
 
   app.use(createWebRouter({ executor, config, logger, now }));
   app.use(createRestMiddleware({ executor, config, logger, now }));
-  return { app, yoga, executor };
+  return { app, yoga, executor, cache };
 }

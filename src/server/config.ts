@@ -66,6 +66,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
     .default('cal_events_changes'),
   CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
+  CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(5),
+  CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
+  CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -99,6 +102,10 @@ export interface Config {
   redis: { url: string; prefix: string } | undefined;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Response cache of read operations (src/server/response-cache.ts); ttlS 0: off. */
+  cache: { ttlS: number; maxBytes: number };
+  /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/http-cache.ts). */
+  httpMaxAgeS: number;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.CAL_REDIS_PREFIX } : undefined,
     headersTimeoutMs: e.CAL_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
+    cache: { ttlS: e.CAL_CACHE_TTL_S, maxBytes: e.CAL_CACHE_MAX_MB * 1024 * 1024 },
+    httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
     redisUrl: e.REDIS_URL,
     changesChannel: e.CAL_CHANGES_CHANNEL,
     site: {

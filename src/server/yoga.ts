@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -22,12 +23,13 @@ function exceededBudget(e: unknown): boolean {
 
 export function createGraphQLServer(
   schema: GraphQLSchema,
-  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits },
+  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; cache?: ResponseCache },
 ) {
   return createYoga<ServerContext, Context>({
     schema,
     // Limits of a public endpoint and CSRF protection (src/server/graphql-limits.ts).
-    plugins: [...graphqlLimitPlugins(opts.limits), ...csrfPlugins()],
+    // The response cache comes last: limits and CSRF checks run before a cached answer is given.
+    plugins: [...graphqlLimitPlugins(opts.limits), ...csrfPlugins(), ...(opts.cache?.enabled ? [opts.cache.plugin()] : [])],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
     graphiql: { title: 'cal-events GraphQL' },

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { buildApp } from '../../src/server/app.ts';
+import type { ResponseCache } from '../../src/server/response-cache.ts';
 import type { ChangeBus } from '../../src/services/changes.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
@@ -46,6 +47,8 @@ export interface TestServer {
   base: string;
   db: TestDatabase;
   config: Config;
+  /** The app's response cache (src/server/response-cache.ts). */
+  cache: ResponseCache;
   /** User IDs by role. */
   users: Record<TestRole, number>;
   /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
@@ -79,7 +82,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
+  const { app, cache } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {
@@ -132,6 +135,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     base,
     db,
     config,
+    cache,
     users,
     request,
     api: (path, o) => request(`/wp-json/cal/events/v1${path}`, o),
@@ -143,6 +147,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     authHeader,
     async reset() {
       await db.reset();
+      cache.clear(); // the database was emptied behind the services' back: no change was published
       clearCredentialCache();
       resetThrottle();
       await createUsers();

@@ -1,0 +1,130 @@
+import { LRUCache } from 'lru-cache';
+import { print, type DocumentNode, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../context.ts';
+import type { ChangeBus } from '../services/changes.ts';
+
+export interface ResponseCacheOptions {
+  /** Lifetime of an entry in seconds (CAL_CACHE_TTL_S); 0 turns the cache off. */
+  ttlS: number;
+  /** Bytes of JSON the cache may hold (CAL_CACHE_MAX_MB). */
+  maxBytes: number;
+}
+
+/**
+ * Results of read-only GraphQL operations (queries), shared by `/graphql` and the REST facade (both run
+ * through Yoga's envelop chain). Exact invalidation, simplest form: every change on the change bus
+ * (any process's committed write) empties the whole cache; a write of this process empties it
+ * synchronously when it publishes, before its response returns. A generation counter keeps a read
+ * that ran while a write committed from storing its (possibly older) result.
+ *
+ * Keys: visibility class (anonymous, each signed-in user, edit context; a read password is never
+ * cached), the request clock to the second (default list windows and `rest_url` move with it),
+ * the operation (printed document, name) and its variables. Results with errors are not kept;
+ * kept results are frozen (a consumer that mutated one would otherwise corrupt it for everyone).
+ */
+export class ResponseCache {
+  private readonly lru: LRUCache<string, ExecutionResult> | null;
+  private generation = 0;
+  private readonly documents = new WeakMap<DocumentNode, string>();
+  hits = 0;
+  misses = 0;
+
+  constructor(opts: ResponseCacheOptions) {
+    this.lru =
+      opts.ttlS > 0
+        ? new LRUCache<string, ExecutionResult>({
+            ttl: opts.ttlS * 1000,
+            maxSize: Math.max(1, opts.maxBytes),
+            sizeCalculation: (_value, key) => key.length + 1,
+          })
+        : null;
+  }
+
+  get enabled(): boolean {
+    return this.lru !== null;
+  }
+
+  /** Empties the cache; reads in flight at this moment will not store their results. */
+  clear(): void {
+    this.generation++;
+    this.lru?.clear();
+  }
+
+  /**
+   * The bus every context of this app publishes on: a local write clears the cache synchronously,
+   * and every change of every process (received through the transport) clears it again.
+   */
+  attach(bus: ChangeBus): ChangeBus {
+    if (!this.lru) return bus;
+    bus.onChange(() => this.clear());
+    return {
+      publish: (change) => {
+        this.clear();
+        bus.publish(change);
+      },
+      onChange: (listener) => bus.onChange(listener),
+      close: () => bus.close(),
+    };
+  }
+
+  /** The envelop plugin: answers repeated read operations from the cache. */
+  plugin(): Plugin {
+    return {
+      onExecute: ({ args, setResultAndStopExecution }) => {
+        if (!this.lru) return;
+        const operation = operationOf(args.document, args.operationName);
+        // Every mutation of this process empties the cache when it is done, also those that publish
+        // no change (users, application passwords): belt and braces for local writes.
+        if (operation !== 'query') return operation === 'mutation' ? { onExecuteDone: () => this.clear() } : undefined;
+        const key = this.keyOf(args.document, args.operationName, args.variableValues, args.contextValue as Partial<Context>);
+        if (key === null) return;
+        const cached = this.lru.get(key);
+        if (cached) {
+          this.hits++;
+          setResultAndStopExecution(cached);
+          return;
+        }
+        this.misses++;
+        const generation = this.generation;
+        return {
+          onExecuteDone: ({ result, setResult }) => {
+            if (Symbol.asyncIterator in result) return;
+            const r = result as ExecutionResult;
+            if (r.errors?.length || !r.data || generation !== this.generation) return;
+            const frozen = deepFreeze(r);
+            // Size by serialized length: the memory bound is in bytes of JSON, not in entries.
+            this.lru!.set(key, frozen, { size: key.length + JSON.stringify(frozen.data).length });
+            setResult(frozen);
+          },
+        };
+      },
+    };
+  }
+
+  private keyOf(document: DocumentNode, operationName: string | null | undefined, variables: unknown, ctx: Partial<Context>): string | null {
+    if (ctx.password !== undefined) return null;
+    let text = this.documents.get(document);
+    if (text === undefined) {
+      text = print(document);
+      this.documents.set(document, text);
+    }
+    const who = ctx.viewer ? `u${ctx.viewer.id}:${ctx.viewer.role}` : 'anon';
+    const second = ctx.now ? Math.floor(ctx.now.getTime() / 1000) : Math.floor(Date.now() / 1000);
+    return `${who}|${ctx.editContext ? 'e' : '-'}|${second}|${operationName ?? ''}|${JSON.stringify(variables ?? null)}|${text}`;
+  }
+}
+
+function operationOf(document: DocumentNode, operationName: string | null | undefined): string | undefined {
+  const ops = document.definitions.filter((d) => d.kind === 'OperationDefinition');
+  const op = operationName ? ops.find((d) => d.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
+  return op?.operation;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
