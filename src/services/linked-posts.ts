@@ -188,7 +188,7 @@ export async function updateLinkedPost(
   const requested = input.status as Status | undefined;
   const status = opts.allowReuse ? undefined : forcedStatus(viewer, requested ?? undefined, false);
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, row.authorId);
-  if (status || input.date || input.dateUtc) {
+  if (status || input.date != null || input.dateUtc != null) {
     const published = await resolvePublicationDate(ctx, {
       date: input.date,
       dateUtc: input.dateUtc,
