@@ -31,6 +31,15 @@ export function nonEmptyString(v: unknown): boolean {
   return typeof v === 'string' && v !== '';
 }
 
+/**
+ * Publication `date`/`date_utc` (§7.3.1): blank text is no date. The plugin validates them with
+ * `is_time` (numeric or `strtotime`-readable), which refuses `""`: 400 rest_invalid_param. Numbers
+ * (epochs, REC §1.4) and other text go on to the core, which reads them. JSON `null` is absent (§1.2).
+ */
+export function dateText(v: unknown): boolean {
+  return typeof v !== 'string' || v.trim() !== '';
+}
+
 /** `""` or an absolute URL. */
 export function urlOrEmpty(v: unknown): boolean {
   if (v === '') return true;

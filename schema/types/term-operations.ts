@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import {
   buildTermListQuery,
+  findTermPage,
   createTerm,
   deleteTerm,
   getTermOrThrow,
@@ -71,13 +72,13 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
         description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true).`,
         args: { filter: t.arg({ type: TermFilterInput }), ...pageArgFields(t.arg) },
         resolve: raisesDomainErrors(async (_r: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
-          const { where, orderBy } = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
+          const list = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
           const window = pageWindow(ctx, args);
           const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model === 'Category' ? 'EventCategory' : 'EventTag' });
           return listPage(
             window,
-            (skip, take) => delegate(ctx).findMany({ ...select, where, orderBy, skip, take }),
-            () => delegate(ctx).count({ where }),
+            (skip, take) => findTermPage(ctx, taxonomy, list, select, skip, take),
+            () => delegate(ctx).count({ where: list.where }),
           );
         }),
       } as never,

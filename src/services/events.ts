@@ -271,7 +271,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   }
 
   const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, false);
-  if (requested || input.date || input.dateUtc) {
+  if (requested || input.date != null || input.dateUtc != null) {
     const published = await resolvePublicationDate(ctx, {
       date: input.date,
       dateUtc: input.dateUtc,

@@ -106,6 +106,24 @@ function slugsLike(ctx: Context, kind: LinkedKind) {
 }
 
 /**
+ * Non-trashed records of the kind whose name (and description, when one is given) equal these
+ * ignoring case, as the plugin's lookup compares them under MySQL's case-insensitive collation
+ * (issue 14 item 1; the plugin matches on the post title and content only, not on the address).
+ * `lower() = lower()` rather than Prisma's `mode: 'insensitive'`, which sends ILIKE: there `_` and
+ * `%` in a name are wildcards ("A_B" matched "AXB"), and ILIKE cannot use the `lower("name")`
+ * indexes (migration 20261123131500_linked_post_lower_name). Same on PGlite and PostgreSQL.
+ */
+async function sameNameIds(ctx: Context, kind: LinkedKind, name: string, description: string | null): Promise<number[]> {
+  const rows =
+    kind === 'VENUE'
+      ? await ctx.prisma.$queryRaw<{ id: number }[]>`SELECT id FROM "Venue" WHERE lower(name) = lower(${name})
+          AND status <> 'trash' AND (${description}::text IS NULL OR lower(content) = lower(${description}::text)) ORDER BY id`
+      : await ctx.prisma.$queryRaw<{ id: number }[]>`SELECT id FROM "Organizer" WHERE lower(name) = lower(${name})
+          AND status <> 'trash' AND (${description}::text IS NULL OR lower(content) = lower(${description}::text)) ORDER BY id`;
+  return rows.map((r) => r.id);
+}
+
+/**
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
  */
@@ -115,18 +133,14 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   const name = input.name!.trim();
   // Only a record the caller may read is reused (and only one they may edit is written to), so
   // reuse neither reveals nor alters others' drafts.
-  const duplicate = await delegate(ctx, kind).findFirst({
-    where: {
-      AND: [
-        { name: { equals: name, mode: 'insensitive' }, status: { not: 'trash' } },
-        // Case-insensitive as the plugin's MySQL collation compares (issue 14 item 1).
-        input.description ? { content: { equals: input.description, mode: 'insensitive' } } : {},
-        readableWhere(ctx),
-      ],
-    },
-    select: { id: true, status: true, authorId: true },
-    orderBy: { id: 'asc' },
-  });
+  const candidates = await sameNameIds(ctx, kind, name, input.description || null);
+  const duplicate = candidates.length
+    ? await delegate(ctx, kind).findFirst({
+        where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
+        select: { id: true, status: true, authorId: true },
+        orderBy: { id: 'asc' },
+      })
+    : null;
   if (duplicate) {
     if (!canEdit(viewer, duplicate as never)) return duplicate.id;
     const { name: _same, ...rest } = input;
@@ -174,7 +188,7 @@ export async function updateLinkedPost(
   const requested = input.status as Status | undefined;
   const status = opts.allowReuse ? undefined : forcedStatus(viewer, requested ?? undefined, false);
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, row.authorId);
-  if (status || input.date || input.dateUtc) {
+  if (status || input.date != null || input.dateUtc != null) {
     const published = await resolvePublicationDate(ctx, {
       date: input.date,
       dateUtc: input.dateUtc,

@@ -17,10 +17,11 @@ export async function resolvePublicationDate(
 ): Promise<{ status: Status; dateUtc: Date | null; dateLocal: Date }> {
   const siteZone = resolveTimezone(ctx.settings.timezone)?.zone ?? 'UTC';
   let instant: DateTime | null = null;
-  if (input.dateUtc) {
+  // Blank text is no date (the plugin's `is_time` refuses it: 400), not "no date given" (issue 8 item 5).
+  if (input.dateUtc != null) {
     instant = parseDateText(input.dateUtc, 'UTC', ctx.now);
     if (!instant) throw new ValidationError('Invalid date_utc.', 'date_utc', 'INVALID_DATE');
-  } else if (input.date) {
+  } else if (input.date != null) {
     instant = parseDateText(input.date, input.timezone, ctx.now);
     if (!instant) throw new ValidationError('Invalid date.', 'date', 'INVALID_DATE');
   }

@@ -350,7 +350,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
 
   const direction = (filter.order ?? 'asc').toLowerCase() === 'asc' ? 'asc' : 'desc';
   const orderField = (filter.orderby ?? 'name').toLowerCase();
-  const orderBy: Prisma.CategoryOrderByWithRelationInput[] =
+  const orderBy: Prisma.CategoryOrderByWithRelationInput[] | null =
     orderField === 'id' || orderField === 'include' || orderField === 'include_slugs' || orderField === 'term_group'
       ? [{ id: direction }]
       : orderField === 'slug'
@@ -359,6 +359,34 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
           ? [{ description: direction }, { id: 'asc' }]
           : orderField === 'count'
             ? [{ publishedCount: direction }, { id: 'asc' }]
-            : [{ name: direction }, { id: 'asc' }];
-  return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy };
+            : null;
+  return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy, nameOrder: orderBy ? null : direction };
+}
+
+/**
+ * One page of terms (`select`: the Prisma select/include the caller reads), in the list's order.
+ * By name (the default) the order is case-insensitive with ties by ID, as MySQL's case-insensitive
+ * collation returns `ORDER BY name` (issue 14 item 1): "alpha" (ID 1), "Alpha" (ID 2), "beta",
+ * "Beta". The database's own collation cannot give that on both backends (PGlite has no ICU, so no
+ * nondeterministic collation; its C collation puts every capital first), and Prisma cannot order
+ * by `lower(name)`, so the matching IDs and names are read and ordered here, then the page loaded.
+ */
+export async function findTermPage(
+  ctx: Context,
+  taxonomy: Taxonomy,
+  list: Awaited<ReturnType<typeof buildTermListQuery>>,
+  select: object,
+  skip: number,
+  take: number,
+): Promise<object[]> {
+  const terms = (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag) as unknown as typeof ctx.prisma.category;
+  if (list.orderBy) return terms.findMany({ ...select, where: list.where, orderBy: list.orderBy, skip, take });
+  const sign = list.nameOrder === 'desc' ? -1 : 1;
+  const keyed = (await terms.findMany({ where: list.where, select: { id: true, name: true } })).map((t) => ({ id: t.id, key: t.name.toLowerCase() }));
+  keyed.sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : a.id - b.id));
+  const ids = keyed.slice(skip, skip + take).map((t) => t.id);
+  if (!ids.length) return [];
+  const rows = (await terms.findMany({ ...select, where: { id: { in: ids } } })) as { id: number }[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import type { ArgEnv, ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
-import { eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, postStatus, urlOrEmpty } from '../args.ts';
+import { dateText, eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, postStatus, urlOrEmpty } from '../args.ts';
 import type { PostArgTables } from '../route-shapes.ts';
 
 const FMT = 'yyyy-MM-dd HH:mm:ss';
@@ -66,8 +66,8 @@ export const eventsListArgs: ArgMap = {
 /** The fields of `POST /events` and of both updates, in the index's order. */
 const eventFields: ArgMap = {
   author: { type: "integer", description: "desc.the_event_author_id" },
-  date: { type: "string", description: "desc.the_event_publication_date", lenient: true },
-  date_utc: { type: "string", description: "desc.the_event_publication_date_utc_time_zone", lenient: true },
+  date: { type: "string", description: "desc.the_event_publication_date", lenient: true, validate: dateText },
+  date_utc: { type: "string", description: "desc.the_event_publication_date_utc_time_zone", lenient: true, validate: dateText },
   title: { type: "string", description: "desc.the_event_title", validate: nonEmptyString },
   description: { type: "string", description: "desc.the_event_description", validate: nonEmptyString },
   slug: { type: "string", description: "desc.the_event_slug", validate: nonEmptyString },

@@ -1,11 +1,11 @@
 /** Argument tables of the `/organizers` routes: the organizer's fields, the rest shared with venues. */
-import { nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
+import { dateText, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
 import { linkedPostArgs } from '../linked-posts/args.ts';
 
 export const organizerArgs = linkedPostArgs('organizer', {
   author: { type: "integer", default: null, description: "desc.the_organizer_author_id" },
-  date: { type: "string", default: null, description: "desc.the_organizer_publication_date", lenient: true },
-  date_utc: { type: "string", default: null, description: "desc.the_organizer_publication_date_utc_time_zone", lenient: true },
+  date: { type: "string", default: null, description: "desc.the_organizer_publication_date", lenient: true, validate: dateText },
+  date_utc: { type: "string", default: null, description: "desc.the_organizer_publication_date_utc_time_zone", lenient: true, validate: dateText },
   organizer: { type: "string", default: null, description: "desc.the_organizer_name", validate: nonEmptyString },
   description: { type: "string", default: null, description: "desc.the_organizer_description" },
   status: { type: "string", default: null, description: "desc.the_organizer_post_status", validate: postStatus },

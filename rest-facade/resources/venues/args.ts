@@ -1,11 +1,11 @@
 /** Argument tables of the `/venues` routes: the venue's fields, the rest shared with organizers. */
-import { nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
+import { dateText, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
 import { linkedPostArgs } from '../linked-posts/args.ts';
 
 export const venueArgs = linkedPostArgs('venue', {
   author: { type: "integer", description: "desc.the_venue_author_id" },
-  date: { type: "string", description: "desc.the_venue_publication_date", lenient: true },
-  date_utc: { type: "string", description: "desc.the_venue_publication_date_utc_time_zone", lenient: true },
+  date: { type: "string", description: "desc.the_venue_publication_date", lenient: true, validate: dateText },
+  date_utc: { type: "string", description: "desc.the_venue_publication_date_utc_time_zone", lenient: true, validate: dateText },
   venue: { type: "string", description: "desc.the_venue_name", validate: nonEmptyString },
   description: { type: "string", default: null, description: "desc.the_venue_description" },
   status: { type: "string", description: "desc.the_venue_post_status", validate: postStatus },
