@@ -100,6 +100,17 @@ describe('events', () => {
   });
 });
 
+describe('values filtered down to nothing', () => {
+  it('answer the usual 400 naming the field, over REST and GraphQL', async () => {
+    const title = await s.api('/events', { method: 'POST', as: 'contributor', body: { title: '<script>alert(1)</script>', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00' } });
+    expect([title.status, title.body.code, Object.keys(title.body.data.params ?? {})]).toEqual([400, 'rest_invalid_param', ['title']]);
+    const venue = await s.api('/venues', { method: 'POST', as: 'contributor', body: { venue: '<iframe src="https://e.example/"></iframe>' } });
+    expect([venue.status, Object.keys(venue.body.data.params ?? {})]).toEqual([400, ['venue']]);
+    const term = await s.graphql(`mutation { createEventCategory(input: { name: "<script>x</script>" }) { __typename ... on ValidationError { field } } }`, {}, 'author');
+    expect(term.data.createEventCategory).toEqual({ __typename: 'ValidationError', field: 'name' });
+  });
+});
+
 describe('venues and organizers', () => {
   it('filters a contributor\'s name and description on create and update (REST and GraphQL); an administrator\'s stay', async () => {
     for (const [path, field, type] of [['/venues', 'venue', 'Venue'], ['/organizers', 'organizer', 'Organizer']] as const) {
