@@ -24,6 +24,8 @@ export const canUploadFiles = (a: Actor | null) => atLeast(a, 'AUTHOR');
 export const canManageCategories = (a: Actor | null) => atLeast(a, 'AUTHOR');
 export const canManageTags = (a: Actor | null) => atLeast(a, 'EDITOR');
 export const canManageUsers = (a: Actor | null) => atLeast(a, 'ADMINISTRATOR');
+/** `unfiltered_html`: on a single site, administrators and editors; others' HTML is filtered on save (domain/kses.ts). */
+export const canPostUnfilteredHtml = (a: Actor | null) => atLeast(a, 'EDITOR');
 
 const isOwn = (a: Actor | null, authorId: number | null) => a !== null && authorId !== null && a.id === authorId;
 const isPublic = (s: Status) => s === 'publish';

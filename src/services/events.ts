@@ -5,6 +5,7 @@ import { inferCurrency } from '../domain/cost.ts';
 import { dateToWallClock } from '../domain/wall-clock.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { computeEventDates } from '../domain/event-dates.ts';
+import { filterHtmlFields } from '../domain/kses.ts';
 import { slugify } from '../domain/slug.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { eventTermChanges, publishChange } from './changes.ts';
@@ -65,6 +66,9 @@ export interface EventInput {
 }
 
 const MAX_TITLE = 1000;
+
+/** What WordPress filters on save for callers without `unfiltered_html` (title_save_pre, content_save_pre, excerpt_save_pre). */
+const HTML_FIELDS = { title: 'data', description: 'post', excerpt: 'post' } as const;
 
 function nonEmpty(value: string | null | undefined, field: string, max?: number) {
   if (value === undefined || value === null) return;
@@ -197,6 +201,7 @@ function eventDates(ctx: Context, start: string, end: string, allDay: boolean, t
 }
 
 export async function createEvent(ctx: Context, input: EventInput): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   // Parameters are validated before permissions, as WordPress does (contract §1.3).
   validateInput(input, true);
   const timezone = timezoneOf(input, ctx.settings.timezone);
@@ -246,6 +251,7 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
  * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
  */
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
   const id = await writeEvent(ctx, address, input);
   await markOverride(ctx, id);

@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { filterHtmlFields } from '../domain/kses.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { stamp } from './clock.ts';
@@ -41,6 +42,8 @@ export interface LinkedPostInput {
 
 const venueText = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const;
 const organizerText = ['phone', 'website', 'email'] as const;
+/** A venue's or organizer's name is its post title, its description the post content (filtered as in events.ts). */
+const HTML_FIELDS = { name: 'data', description: 'post' } as const;
 const label = (kind: LinkedKind) => (kind === 'VENUE' ? 'venue' : 'organizer');
 
 function delegate(ctx: Context, kind: LinkedKind) {
@@ -128,6 +131,7 @@ async function sameNameIds(ctx: Context, kind: LinkedKind, name: string, descrip
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
   const name = input.name!.trim();
@@ -180,6 +184,7 @@ export async function updateLinkedPost(
   input: LinkedPostInput,
   opts: { allowReuse?: boolean } = {},
 ): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);
   const viewer = opts.allowReuse ? requirePostCreator(ctx) : requireEditable(ctx, row);

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
+import { filterHtmlFields } from '../domain/kses.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
@@ -102,11 +103,18 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
     }
     const bySlug = await findTerm(ctx, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) });
     const byName = bySlug ?? (await findTerm(ctx, taxonomy, { name: raw }));
+    if (byName) {
+      result.push(byName.id);
+      continue;
+    }
+    // A term created by name is named as createTerm would name it (filtered for callers without unfiltered_html).
+    const name = filterHtmlFields(ctx.viewer, { name: raw }, HTML_FIELDS).name.trim();
+    if (!name) continue;
     const term =
-      byName ??
-      (await insertTerm(ctx, taxonomy, { name: raw }).catch(async (error: unknown) => {
+      (name !== raw ? await findTerm(ctx, taxonomy, { name }) : null) ??
+      (await insertTerm(ctx, taxonomy, { name }).catch(async (error: unknown) => {
         // A concurrent write created the same term first: use it.
-        const winner = await findTerm(ctx, taxonomy, { name: raw });
+        const winner = await findTerm(ctx, taxonomy, { name });
         if (winner) return winner;
         throw error;
       }));
@@ -122,6 +130,9 @@ async function findTerm(ctx: Context, taxonomy: Taxonomy, where: { id?: number; 
     ? ctx.prisma.category.findFirst({ where: w, select: { id: true } })
     : ctx.prisma.tag.findFirst({ where: w, select: { id: true } });
 }
+
+/** pre_term_name and pre_term_description: both `wp_filter_kses` for callers without `unfiltered_html`. */
+const HTML_FIELDS = { name: 'data', description: 'data' } as const;
 
 export interface TermInput {
   name?: string | null;
@@ -211,6 +222,7 @@ function validateTermInput(input: TermInput, creating: boolean) {
 }
 
 export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validateTermInput(input, true);
   await checkParent(ctx, taxonomy, input.parentId);
   requireTermManager(ctx, taxonomy);
@@ -237,6 +249,7 @@ export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: numbe
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
+  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const current = await getTermOrThrow(ctx, taxonomy, id);
   validateTermInput(input, false);
   await checkParent(ctx, taxonomy, input.parentId, id);

@@ -1,0 +1,198 @@
+/**
+ * WordPress's save-time HTML filters (`kses`) for callers without the `unfiltered_html` capability
+ * (contributors and authors; see `canPostUnfilteredHtml`), approximated with `sanitize-html`:
+ * - `'data'` is `wp_filter_kses` with `$allowedtags` (post titles via `title_save_pre`, term names
+ *   via `pre_term_name`, term descriptions via `pre_term_description`);
+ * - `'post'` is `wp_filter_post_kses` with `$allowedposttags` (content via `content_save_pre`,
+ *   excerpts via `excerpt_save_pre`).
+ * Elements not listed are dropped with their markup (their text is kept, as kses keeps it), except
+ * scripts, styles, frames and the like, which go with their content. Attributes not listed go, so
+ * do event handlers; URLs outside `wp_allowed_protocols()` (`javascript:`, `data:`, …) are dropped.
+ */
+import sanitizeHtml from 'sanitize-html';
+import { canPostUnfilteredHtml, type Actor } from './capabilities.ts';
+
+export type KsesContext = 'data' | 'post';
+
+/** `wp_allowed_protocols()`. */
+const PROTOCOLS = ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'];
+/** kses's URI attributes (`wp_kses_uri_attributes()`) that the allowed elements carry. */
+const URI_ATTRIBUTES = ['href', 'src', 'cite', 'longdesc', 'poster', 'usemap', 'data', 'action'];
+/** Elements dropped together with their content. */
+const NON_TEXT = ['script', 'style', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'template', 'svg', 'math', 'title', 'head', 'option', 'select'];
+
+/** `$allowedtags` (kses.php). */
+const ALLOWED_TAGS: Record<string, string[]> = {
+  a: ['href', 'title'],
+  abbr: ['title'],
+  acronym: ['title'],
+  b: [],
+  blockquote: ['cite'],
+  cite: [],
+  code: [],
+  del: ['datetime'],
+  em: [],
+  i: [],
+  q: ['cite'],
+  s: [],
+  strike: [],
+  strong: [],
+};
+
+const ALIGN = ['align'];
+const CELL = ['align', 'char', 'charoff', 'valign'];
+const TABLE_CELL = ['abbr', 'align', 'axis', 'bgcolor', 'char', 'charoff', 'colspan', 'headers', 'height', 'nowrap', 'rowspan', 'scope', 'valign', 'width'];
+
+/** `$allowedposttags` (kses.php), without `<title>`, plus the global attributes below. */
+const ALLOWED_POST_TAGS: Record<string, string[]> = {
+  address: [],
+  a: ['href', 'rel', 'rev', 'name', 'target', 'download'],
+  abbr: [],
+  acronym: [],
+  area: ['alt', 'coords', 'href', 'nohref', 'shape', 'target'],
+  article: ALIGN,
+  aside: ALIGN,
+  audio: ['autoplay', 'controls', 'loop', 'muted', 'preload', 'src'],
+  b: [],
+  bdo: [],
+  big: [],
+  blockquote: ['cite'],
+  br: [],
+  button: ['disabled', 'name', 'type', 'value'],
+  caption: ALIGN,
+  cite: [],
+  code: [],
+  col: [...CELL, 'span', 'width'],
+  colgroup: [...CELL, 'span', 'width'],
+  del: ['datetime'],
+  dd: [],
+  dfn: [],
+  details: ['align', 'open'],
+  div: ALIGN,
+  dl: [],
+  dt: [],
+  em: [],
+  fieldset: [],
+  figure: ALIGN,
+  figcaption: ALIGN,
+  font: ['color', 'face', 'size'],
+  footer: ALIGN,
+  h1: ALIGN,
+  h2: ALIGN,
+  h3: ALIGN,
+  h4: ALIGN,
+  h5: ALIGN,
+  h6: ALIGN,
+  header: ALIGN,
+  hgroup: ALIGN,
+  hr: ['align', 'noshade', 'size', 'width'],
+  i: [],
+  img: ['alt', 'align', 'border', 'height', 'hspace', 'loading', 'longdesc', 'vspace', 'src', 'usemap', 'width'],
+  ins: ['datetime', 'cite'],
+  kbd: [],
+  label: ['for'],
+  legend: ALIGN,
+  li: ['align', 'value'],
+  main: ALIGN,
+  map: ['name'],
+  mark: [],
+  menu: ['type'],
+  nav: ALIGN,
+  ol: ['start', 'type', 'reversed'],
+  p: ALIGN,
+  pre: ['width'],
+  q: ['cite'],
+  rb: [],
+  rp: [],
+  rt: [],
+  rtc: [],
+  ruby: [],
+  s: [],
+  samp: [],
+  span: ALIGN,
+  section: ALIGN,
+  small: [],
+  strike: [],
+  strong: [],
+  sub: [],
+  summary: ALIGN,
+  sup: [],
+  table: ['align', 'bgcolor', 'border', 'cellpadding', 'cellspacing', 'rules', 'summary', 'width'],
+  tbody: CELL,
+  td: TABLE_CELL,
+  textarea: ['cols', 'rows', 'disabled', 'name', 'readonly'],
+  tfoot: CELL,
+  th: TABLE_CELL,
+  thead: CELL,
+  tr: ['align', 'bgcolor', 'char', 'charoff', 'valign'],
+  track: ['default', 'kind', 'label', 'src', 'srclang'],
+  tt: [],
+  u: [],
+  ul: ['type'],
+  var: [],
+  video: ['autoplay', 'controls', 'height', 'loop', 'muted', 'playsinline', 'poster', 'preload', 'src', 'width'],
+};
+
+/** `_wp_add_global_attributes()`: on every `$allowedposttags` element. */
+const GLOBAL_ATTRIBUTES = [
+  'aria-controls', 'aria-current', 'aria-describedby', 'aria-details', 'aria-expanded', 'aria-hidden', 'aria-label',
+  'aria-labelledby', 'aria-live', 'class', 'data-*', 'dir', 'hidden', 'id', 'lang', 'style', 'title', 'role', 'xml:lang',
+];
+
+/**
+ * `safecss_filter_attr()`, approximated: the usual presentational properties, with no value that
+ * could load or run something (`url(`, `expression(`, escapes, comments).
+ */
+const SAFE_CSS_VALUE = [/^(?!.*(?:url\s*\(|expression|javascript:|behavior|\\|\/\*))[^;{}<>]*$/i];
+const SAFE_CSS_PROPERTIES = [
+  'background-color', 'border', 'border-width', 'border-style', 'border-color', 'border-radius', 'border-top', 'border-right',
+  'border-bottom', 'border-left', 'border-collapse', 'border-spacing', 'caption-side', 'clear', 'color', 'column-count',
+  'column-gap', 'direction', 'display', 'float', 'font', 'font-family', 'font-size', 'font-style', 'font-variant',
+  'font-weight', 'height', 'min-height', 'max-height', 'letter-spacing', 'line-height', 'list-style-type', 'margin',
+  'margin-top', 'margin-right', 'margin-bottom', 'margin-left', 'overflow', 'padding', 'padding-top', 'padding-right',
+  'padding-bottom', 'padding-left', 'text-align', 'text-decoration', 'text-indent', 'text-transform', 'vertical-align',
+  'white-space', 'width', 'min-width', 'max-width', 'word-spacing', 'writing-mode',
+];
+
+const common: sanitizeHtml.IOptions = {
+  allowedSchemes: PROTOCOLS,
+  allowedSchemesAppliedToAttributes: URI_ATTRIBUTES,
+  nonTextTags: NON_TEXT,
+  disallowedTagsMode: 'discard',
+  // The parser's defaults are kept (entities decoded before the checks, so `jav&#x09;ascript:` is
+  // caught; text re-escaped on output: a lone `&` becomes `&amp;` as kses makes it, named entities
+  // such as `&eacute;` come back as their characters).
+};
+
+const DATA_OPTIONS: sanitizeHtml.IOptions = {
+  ...common,
+  allowedTags: Object.keys(ALLOWED_TAGS),
+  allowedAttributes: ALLOWED_TAGS,
+};
+
+const POST_OPTIONS: sanitizeHtml.IOptions = {
+  ...common,
+  allowedTags: Object.keys(ALLOWED_POST_TAGS),
+  allowedAttributes: { ...ALLOWED_POST_TAGS, '*': GLOBAL_ATTRIBUTES },
+  allowedStyles: { '*': Object.fromEntries(SAFE_CSS_PROPERTIES.map((p) => [p, SAFE_CSS_VALUE])) },
+  allowVulnerableTags: false,
+};
+
+/** `wp_filter_kses` (`'data'`) or `wp_filter_post_kses` (`'post'`) on one value. */
+export function kses(html: string, context: KsesContext): string {
+  return sanitizeHtml(html, context === 'data' ? DATA_OPTIONS : POST_OPTIONS);
+}
+
+/**
+ * The input with its HTML fields filtered as WordPress filters them on save for `actor`: unchanged
+ * for callers who may post unfiltered HTML, else each listed string field through `kses`.
+ */
+export function filterHtmlFields<T extends object>(actor: Actor | null, input: T, fields: { readonly [K in keyof T]?: KsesContext }): T {
+  if (canPostUnfilteredHtml(actor)) return input;
+  const out = { ...input } as Record<string, unknown>;
+  for (const [field, context] of Object.entries(fields) as [string, KsesContext][]) {
+    const value = out[field];
+    if (typeof value === 'string') out[field] = kses(value, context);
+  }
+  return out as T;
+}
