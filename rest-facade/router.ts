@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import type { DocumentNode } from 'graphql';
 import type { Middleware } from 'koa';
 import type { Config } from '../src/server/config.ts';
 import type { Executor, PreparedOperation } from '../src/server/yoga.ts';
@@ -10,6 +10,7 @@ import { organizerHandlers, organizerRoutes } from './resources/organizers/route
 import { bindRoutes, endpointKey, type EndpointImpl, type ResourceHandlers, type RouteSkeleton } from './resources/route-shapes.ts';
 import { tagHandlers, tagRoutes } from './resources/tags/routes.ts';
 import { venueHandlers, venueRoutes } from './resources/venues/routes.ts';
+import * as generated from './generated/operations.ts';
 import { createWpRestMiddleware } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
 import type { Caller, RouteDef } from './wp/types.ts';
@@ -39,13 +40,13 @@ function bindResourceRoutes(deps: RouteDeps): RouteDef[] {
   return bindRoutes(RESOURCE_ROUTES, impls);
 }
 
-const resourcesDir = new URL('./resources/', import.meta.url);
-
-/** Every named operation of the `.graphql` files under resources/, parsed and validated once at startup. */
-function loadOperations(executor: Executor): Map<string, PreparedOperation> {
-  const files = readdirSync(resourcesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.graphql')).sort();
-  const source = files.map((f) => readFileSync(new URL(f, resourcesDir), 'utf8')).join('\n');
-  return new Map(executor.prepare(source).map((op) => [op.name, op]));
+/**
+ * Every operation document generated from the `.graphql` files under resources/ (each with the
+ * fragments it spreads), validated once at startup.
+ */
+function loadOperations(executor: Executor): Map<DocumentNode, PreparedOperation> {
+  const documents = Object.values(generated).filter((d) => d.definitions.some((def) => def.kind === 'OperationDefinition'));
+  return new Map(documents.map((d) => [d, executor.prepare(d)]));
 }
 
 /**
@@ -66,9 +67,9 @@ export function createRestMiddleware({
   const operations = loadOperations(executor);
   const deps: RouteDeps = {
     execute: executor.execute,
-    operation: (name) => {
-      const op = operations.get(name);
-      if (!op) throw new Error(`unknown REST operation ${name}`);
+    operation: (document) => {
+      const op = operations.get(document);
+      if (!op) throw new Error('not an operation of rest-facade/generated/operations.ts');
       return op;
     },
     logger,

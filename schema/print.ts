@@ -2,10 +2,21 @@
 // builds with the committed snapshot (or the file given as --against=<path>): prints the changes,
 // breaking / dangerous / safe (GraphQL Inspector), and fails when they differ, so that any change,
 // a breaking one above all, lands only by regenerating the snapshot deliberately (`npm run generate`).
+// The REST facade's operation types (schema/codegen.ts), generated from this schema, are written and
+// checked with it: a stale generated file fails the check too (`--operation-types=<path>` checks another copy).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import { OPERATION_TYPES_FILE, operationTypesTarget, restOperationTypes } from './codegen.ts';
 import { compareSchemas } from './diff.ts';
 import { schema } from './index.ts';
+
+const readOr = (file: string | URL, fallback: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+};
 
 const target = new URL('./schema.graphql', import.meta.url);
 const sdl = printSchema(lexicographicSortSchema(schema)) + '\n';
@@ -28,6 +39,17 @@ if (process.argv.includes('--check')) {
     process.exit(1);
   }
   process.stdout.write('schema/schema.graphql is up to date\n');
+  const operationTypes = await restOperationTypes(schema);
+  const typesAgainst = process.argv.find((a) => a.startsWith('--operation-types='))?.slice('--operation-types='.length) ?? operationTypesTarget;
+  if (readOr(typesAgainst, '') !== operationTypes) {
+    process.stderr.write(
+      `${OPERATION_TYPES_FILE} is out of date (the schema or rest-facade/resources/**/*.graphql changed):\n` +
+        `run \`npm run generate\` and commit ${OPERATION_TYPES_FILE}.\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write(`${OPERATION_TYPES_FILE} is up to date\n`);
 } else {
   writeFileSync(target, sdl);
+  writeFileSync(operationTypesTarget, await restOperationTypes(schema));
 }

@@ -15,7 +15,7 @@
  * form-encoded), `next_rest_url` adds `page=n+1` when `page < total_pages`, `previous_rest_url` is
  * `rest_url` for page 2 and adds `page=n-1` beyond (even past the end).
  */
-import type { JsonObject, RestUrls } from './types.ts';
+import type { JsonObject, RestUrls } from './util.ts';
 import { nsUrl, phpUrlencode, rawQueryValue } from './util.ts';
 
 export type QueryPairs = ReadonlyArray<readonly [string, unknown]>;

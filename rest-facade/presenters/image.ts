@@ -1,6 +1,6 @@
 /** Image representation (§4.2.3). */
-import type { JsonObject, RestImageFragment } from './types.ts';
-import { isEmptyValue } from './util.ts';
+import type { RestImageFragment } from '../generated/operations.ts';
+import { isEmptyValue, type JsonObject } from './util.ts';
 
 /**
  * `false` when there is no image; otherwise `url`, `id`, `extension` merged with the attachment

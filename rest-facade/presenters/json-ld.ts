@@ -3,8 +3,11 @@
  * through `esc_js` like TEC's `Tribe__JSON_LD__Abstract` (HTML-escaped, `\n` shown as two
  * characters).
  */
-import type { JsonObject, RestEventFragment, RestOrganizerFragment, RestPostFields, RestVenueFragment } from './types.ts';
-import { escJs, isoWithOffset } from './util.ts';
+import type { RestEventFragment, RestOrganizerFragment, RestVenueFragment } from '../generated/operations.ts';
+import { escJs, isoWithOffset, type JsonObject } from './util.ts';
+
+/** The post-like fragments (events, venues, organizers). */
+type RestPost = RestEventFragment | RestVenueFragment | RestOrganizerFragment;
 
 const EXCERPT_WORDS = 55;
 const EXCERPT_MORE = ' [&hellip;]';
@@ -18,7 +21,7 @@ function stripAllTags(html: string): string {
  * `tribe_events_get_the_excerpt()` from the rendered fields: the manual excerpt when there is one,
  * else the content cut to 55 words without markup; `wpautop`ed (hence the trailing newline).
  */
-export function jsonLdDescription(node: Pick<RestPostFields, 'description' | 'excerpt'>): string {
+export function jsonLdDescription(node: Pick<RestPost, 'description' | 'excerpt'>): string {
   const excerpt = (node.excerpt ?? '').trim();
   if (excerpt) return `${excerpt}\n`;
   const words = stripAllTags(node.description ?? '')
@@ -29,7 +32,7 @@ export function jsonLdDescription(node: Pick<RestPostFields, 'description' | 'ex
   return `<p>${text}</p>\n`;
 }
 
-function base(type: string, name: string, node: RestPostFields): JsonObject {
+function base(type: string, name: string, node: RestPost): JsonObject {
   const out: JsonObject = { '@type': type, name: escJs(name), description: escJs(jsonLdDescription(node)) };
   if (node.image?.url) out.image = node.image.url;
   return out;

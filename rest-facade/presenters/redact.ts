@@ -1,7 +1,17 @@
 /**
  * Password redaction (§4.7, REC variant) and the lock decision helpers (§3.2).
  */
-import type { JsonObject, Lockable, LockCheck } from './types.ts';
+import type { JsonObject } from './util.ts';
+
+/** What a lock rule looks at. */
+export interface Lockable {
+  databaseId: number;
+  hasPassword: boolean;
+  locked?: boolean | null;
+}
+
+/** Is this record password-locked for the caller? (§3.2, REC.) */
+export type LockCheck = (record: Lockable) => boolean;
 
 // `description` and `excerpt` arrive empty already: the core's password lock (`lockedContent`).
 const TO_EMPTY_STRING = new Set([

@@ -3,12 +3,27 @@
  * escaping (`esc_js`, `urlencode`) and wall-clock splitting (§4.2.1).
  */
 import { NAMESPACE } from '../wp/types.ts';
-import type { PostStatusEnum, RestUrls } from './types.ts';
+import type { PostStatus } from '../generated/operations.ts';
+
+/**
+ * Absolute-URL context. Structurally compatible with `WpUrls` (rest-facade/wp/types.ts): pass
+ * `req.urls` directly.
+ */
+export interface RestUrls {
+  /** `home_url()` without trailing slash, e.g. `http://localhost:8080` or `http://localhost:8080/fr`. */
+  home: string;
+  /** `rest_url()`, e.g. `http://localhost:8080/wp-json/` (a missing trailing slash is tolerated). */
+  restRoot: string;
+  /** Host used in `global_id` (no scheme, no port); default: the host name of `home`. */
+  host?: string;
+}
+
+export type JsonObject = Record<string, unknown>;
 
 export const ZERO_DATE = '0000-00-00 00:00:00';
 
 /** `publish`, `future`, … from the GraphQL enum. */
-export function wpStatus(status: PostStatusEnum | string): string {
+export function wpStatus(status: PostStatus | string): string {
   return String(status).toLowerCase();
 }
 
@@ -55,7 +70,7 @@ const PRETTY_BASE: Record<PostKind, string> = { cal_events: 'event', cal_venue: 
  * records, `{home}/?post_type={type}&p={id}` for drafts, pending, scheduled and trashed ones (or
  * when there is no slug).
  */
-export function postUrl(urls: RestUrls, kind: PostKind, id: number, status: PostStatusEnum | string, slug: string | null | undefined): string {
+export function postUrl(urls: RestUrls, kind: PostKind, id: number, status: PostStatus | string, slug: string | null | undefined): string {
   const st = wpStatus(status);
   if ((st === 'publish' || st === 'private') && slug) return `${homeRoot(urls)}/${PRETTY_BASE[kind]}/${slug}/`;
   return `${homeRoot(urls)}/?post_type=${kind}&p=${id}`;

@@ -2,6 +2,7 @@
  * What every resource handler uses: running its GraphQL operation in-process, mapping the core's
  * typed errors to WordPress errors (§8), and the list parameters every list reflects.
  */
+import type { ResultOf, TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { AppState, Context } from '../../src/context.ts';
 import type { Executor, PreparedOperation } from '../../src/server/yoga.ts';
 import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';
@@ -11,7 +12,8 @@ export type Resource = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
 export interface RouteDeps {
   execute: Executor['execute'];
-  operation(name: string): PreparedOperation;
+  /** The prepared (validated at startup) form of one of rest-facade/generated/operations.ts's documents. */
+  operation(document: TypedDocumentNode<unknown, never>): PreparedOperation;
   logger: { error(obj: unknown, msg?: string): void };
   currencyCode: string;
 }
@@ -49,21 +51,39 @@ function raisedError(error: { message: string; extensions?: Record<string, unkno
   return { __typename: type, code, message: error.message, field: named, notFoundField: named ?? null, conflictField: named ?? null };
 }
 
+/** An operation document of rest-facade/generated/operations.ts (or a union of them: categories | tags, …). */
+type OperationDocument = TypedDocumentNode<unknown, never>;
+
+/** The value of an operation's one root field (distributes over a union of operations). */
+type RootValue<R> = R extends unknown ? R[keyof R] : never;
+
+/** What `run` resolves to: the root field's data, with the error members of a result union folded into `RestError`. */
+export type RunResult<D extends OperationDocument> = Exclude<RootValue<ResultOf<D>>, { __typename: `${string}Error` }> | RestError;
+
 /**
- * Runs one named operation of rest-facade/operations in-process and returns the root field's
- * value: its data, or the typed error it returned (mutations) or raised (reads). Other GraphQL
- * errors are not the client's fault here (the facade built the variables): they are logged and
- * answered 500 in the WordPress shape, never leaked.
+ * The variables of an operation, by name: every variable it declares may be given (the required
+ * ones must be), no other. Values are as the facade built them from the request; the core coerces
+ * and validates them (a wrong one is a GraphQL error, answered 500 below).
  */
-export async function run<T = any>(deps: RouteDeps, req: WpRequest, operation: string, variables: Record<string, unknown>): Promise<T> {
-  const result = await deps.execute(deps.operation(operation), variables, calContext(req));
+type VariablesFor<D extends OperationDocument> = D extends TypedDocumentNode<unknown, infer V> ? { [K in keyof V]: unknown } : never;
+
+/**
+ * Runs one operation of rest-facade/resources/**\/*.graphql (its generated typed document) in-process
+ * and returns the root field's value: its data, or the typed error it returned (mutations) or raised
+ * (reads). Other GraphQL errors are not the client's fault here (the facade built the variables):
+ * they are logged and answered 500 in the WordPress shape, never leaked.
+ */
+export async function run<D extends OperationDocument>(deps: RouteDeps, req: WpRequest, document: D, variables: VariablesFor<D>): Promise<RunResult<D>> {
+  const operation = deps.operation(document);
+  const result = await deps.execute(operation, variables as Record<string, unknown>, calContext(req));
   const raised = result.errors?.length === 1 ? raisedError(result.errors[0]!) : null;
-  if (raised) return raised as T;
+  if (raised) return raised;
   if (result.errors?.length || !result.data) {
-    deps.logger.error({ errors: result.errors, operation }, 'REST operation failed');
+    deps.logger.error({ errors: result.errors, operation: operation.name }, 'REST operation failed');
     throw internalError();
   }
-  return Object.values(result.data)[0] as T;
+  // The data has the shape the document's generated type describes (GraphQL execution guarantees it).
+  return Object.values(result.data)[0] as RunResult<D>;
 }
 
 /** A writes' permission check: real executions defer to the core (which validates first, as

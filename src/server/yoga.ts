@@ -68,18 +68,15 @@ export interface PreparedOperation {
  * chain (same plugins, masking and context as `/graphql`) without an HTTP round trip.
  */
 export function createExecutor(yoga: GraphQLServer) {
-  const prepare = (source: string): PreparedOperation[] => {
-    // Yoga's parse/validate, not our `graphql` import: under vitest that import may resolve to the
-    // other build (ESM vs CJS) of graphql, which refuses Yoga's schema.
-    const { parse, validate, schema } = yoga.getEnveloped({ [INTERNAL_OPERATION]: true });
-    const document: DocumentNode = parse(source);
+  const prepare = (document: DocumentNode): PreparedOperation => {
+    // Yoga's validate, not our `graphql` import: under vitest that import may resolve to the other
+    // build (ESM vs CJS) of graphql, which refuses Yoga's schema.
+    const { validate, schema } = yoga.getEnveloped({ [INTERNAL_OPERATION]: true });
     const errors: readonly GraphQLError[] = validate(schema, document);
     if (errors.length) throw new Error(`invalid REST operation document: ${errors.map((e) => e.message).join('; ')}`);
-    return document.definitions.flatMap((d) =>
-      d.kind === 'OperationDefinition' && d.name
-        ? [{ name: d.name.value, document: { ...document, definitions: [d, ...document.definitions.filter((f) => f.kind === 'FragmentDefinition')] } }]
-        : [],
-    );
+    const operations = document.definitions.flatMap((d) => (d.kind === 'OperationDefinition' && d.name ? [d.name.value] : []));
+    if (operations.length !== 1) throw new Error(`a REST operation document holds one named operation, not ${operations.length}`);
+    return { name: operations[0]!, document };
   };
   const execute = async (op: PreparedOperation, variables: Record<string, unknown>, cal: Context): Promise<ExecutionResult> => {
     const { execute: run, schema, contextFactory } = yoga.getEnveloped({ cal, [INTERNAL_OPERATION]: true });

@@ -105,6 +105,9 @@ export async function importImageFromUrl(ctx: Context, url: URL, field: string, 
  * link-local (incl. cloud metadata 169.254.169.254), CGNAT, reserved/documentation, multicast,
  * broadcast, unspecified; IPv6 unique-local, link-local, site-local, multicast, and IPv4 addresses
  * embedded in IPv6 (mapped, translated, NAT64, 6to4) judged by their IPv4 part. Unparsable → true.
+ * (Not `request-filtering-agent`: it refuses every IPv6 range but `unicast`, so public IPv4 addresses
+ * embedded in IPv6 — `::ffff:8.8.8.8`, `64:ff9b::808:808`, `2002:808:808::1` — too, has no host-name
+ * exemption for `allowedHosts`, and reports a refusal as a plain Error known only by its message.)
  */
 export function isForbiddenAddress(address: string): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;

@@ -8,15 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { redact, lockNone, lockUnless } from '../../rest-facade/presenters/redact.ts';
 import { escJs, globalId, phpUrlencode } from '../../rest-facade/presenters/util.ts';
 import { presentImage } from '../../rest-facade/presenters/image.ts';
+import type { JsonObject, RestUrls } from '../../rest-facade/presenters/util.ts';
 import type {
-  JsonObject,
   RestCategoryFragment,
   RestEventFragment,
   RestOrganizerFragment,
   RestTagFragment,
-  RestUrls,
   RestVenueFragment,
-} from '../../rest-facade/presenters/types.ts';
+} from '../../rest-facade/generated/operations.ts';
 import { eventsEnvelope, eventsListResponse, presentEvent } from '../../rest-facade/resources/events/presenter.ts';
 import { linkedPostsEnvelope } from '../../rest-facade/resources/linked-posts/presenter.ts';
 import { presentOrganizer } from '../../rest-facade/resources/organizers/presenter.ts';
@@ -362,7 +361,7 @@ describe('presentEvent', () => {
       '@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'location', 'offers', 'performer',
     ]);
     const ranged = presentEvent(
-      { ...base, cost: '$15 – $25', costValues: ['15', '25'], currencyCode: 'CAD', image: { databaseId: 77, url: 'https://h/x.jpg', extension: 'jpg' } },
+      { ...base, cost: '$15 – $25', costValues: ['15', '25'], currencyCode: 'CAD', image: { databaseId: 77, url: 'https://h/x.jpg', extension: 'jpg', width: null, height: null, filesize: null, sizes: null, mimeType: 'image/jpeg' } },
       URLS,
       { jsonLd: true, settings: SETTINGS },
     ).json_ld as JsonObject;
@@ -434,7 +433,7 @@ describe('presentVenue / presentOrganizer', () => {
       'id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
     ]);
     expect(bare.show_map).toBe(false);
-    const geo = presentVenue({ ...v, latitude: 39.78, longitude: -89.65, image: { databaseId: 9, url: 'https://h/a.png', extension: 'png', width: 10, height: 0 } }, URLS, {
+    const geo = presentVenue({ ...v, latitude: 39.78, longitude: -89.65, image: { databaseId: 9, url: 'https://h/a.png', extension: 'png', width: 10, height: 0, filesize: null, sizes: null, mimeType: 'image/png' } }, URLS, {
       jsonLd: true,
     });
     const keys = Object.keys(geo);
@@ -483,7 +482,7 @@ describe('redaction (§4.7, REC)', () => {
     // As the core answers a locked record: description and excerpt empty (its password lock).
     modifiedUtc: '2026-11-21 12:12:40', slug: 'grand-hall', name: 'Grand Hall', description: '', excerpt: '', image: null,
     address: '1 Main St', city: 'Springfield', country: 'United States', province: '', state: 'IL', zip: '62701', phone: '555-0100',
-    website: 'https://example.com/hall', stateprovince: 'IL', latitude: 1.5, longitude: 2.5, showMap: true, showMapLink: false, hasPassword: true,
+    website: 'https://example.com/hall', stateprovince: 'IL', latitude: 1.5, longitude: 2.5, showMap: true, showMapLink: false, hasPassword: true, locked: true,
   };
 
   it('redacts a venue: name kept, state redacted, no keys added, json_ld dropped', () => {
@@ -540,7 +539,7 @@ describe('escaping helpers', () => {
   });
   it('image: false or the §4.2.3 object', () => {
     expect(presentImage(null)).toBe(false);
-    expect(presentImage({ databaseId: 7, url: 'https://h/a.jpg', extension: 'jpg', width: 1200, height: 800, filesize: 5, sizes: {} })).toEqual({
+    expect(presentImage({ databaseId: 7, url: 'https://h/a.jpg', extension: 'jpg', width: 1200, height: 800, filesize: 5, sizes: {}, mimeType: 'image/jpeg' })).toEqual({
       url: 'https://h/a.jpg', id: 7, extension: 'jpg', width: 1200, height: 800, filesize: 5,
     });
   });

@@ -11,12 +11,17 @@ const work = mkdtempSync(join(tmpdir(), 'schema-check-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** `npm run schema:check` as CI runs it (tsx schema/print.ts --check), optionally against another snapshot. */
-async function schemaCheck(snapshot?: string) {
+async function schemaCheck(snapshot?: string, operationTypes?: string) {
   const args = ['schema/print.ts', '--check'];
   if (snapshot !== undefined) {
     const file = join(work, `snapshot-${Math.random().toString(36).slice(2)}.graphql`);
     writeFileSync(file, snapshot);
     args.push(`--against=${file}`);
+  }
+  if (operationTypes !== undefined) {
+    const file = join(work, `operations-${Math.random().toString(36).slice(2)}.ts`);
+    writeFileSync(file, operationTypes);
+    args.push(`--operation-types=${file}`);
   }
   try {
     const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), args, { cwd: root });
@@ -29,7 +34,21 @@ async function schemaCheck(snapshot?: string) {
 
 describe('npm run schema:check', () => {
   it('passes when the committed snapshot is the schema the code builds', async () => {
-    expect(await schemaCheck()).toEqual({ code: 0, out: 'schema/schema.graphql is up to date\n' });
+    expect(await schemaCheck()).toEqual({
+      code: 0,
+      out: 'schema/schema.graphql is up to date\nrest-facade/generated/operations.ts is up to date\n',
+    });
+  }, 60_000);
+
+  it('fails when the REST facade\'s generated operation types are stale', async () => {
+    const generated = readFileSync(new URL('../../rest-facade/generated/operations.ts', import.meta.url), 'utf8');
+    // As if a field had been added to a fragment without regenerating.
+    const stale = generated.replace('readonly databaseId: number', 'readonly databaseId: number, readonly retired: string');
+    expect(stale).not.toBe(generated);
+    const result = await schemaCheck(undefined, stale);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('rest-facade/generated/operations.ts is out of date');
+    expect(result.out).toContain('run `npm run generate`');
   }, 60_000);
 
   it('fails on any difference and prints the changes classified', async () => {

@@ -3,14 +3,14 @@ import { eventJsonLd, organizerJsonLd, venueJsonLd } from '../../presenters/json
 import { presentImage } from '../../presenters/image.ts';
 import { presentOrganizer } from '../organizers/presenter.ts';
 import { presentVenue } from '../venues/presenter.ts';
-import { defaultLock, redact } from '../../presenters/redact.ts';
+import { defaultLock, redact, type LockCheck } from '../../presenters/redact.ts';
 import { presentEmbeddedTerm } from '../terms/presenter.ts';
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
-import type { JsonObject, LockCheck, RestEventFragment, RestUrls } from '../../presenters/types.ts';
+import type { RestEventFragment } from '../../generated/operations.ts';
 import type { WpResponse } from '../../wp/types.ts';
 import { DATE_BOUNDS } from './args.ts';
 import { escapeHtml } from '../../../src/domain/text.ts';
-import { ZERO_DATE, dateDetails, globalId, nsUrl, postUrl, wpStatus } from '../../presenters/util.ts';
+import { ZERO_DATE, dateDetails, globalId, nsUrl, postUrl, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 
 export interface EventPresentSettings {
   /** Site default currency code (TEC option, `USD`): JSON-LD `priceCurrency` fallback. */

@@ -4,11 +4,18 @@
  */
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest, WpResponse } from '../../wp/types.ts';
-import { isRestError, listStatusParam, run, sentParams, toWpError, unwrap, type RouteDeps } from '../common.ts';
+import { isRestError, listStatusParam, run, sentParams, toWpError, unwrap, type RestError, type RouteDeps } from '../common.ts';
 import { bodyParam, intList, optionalNumber, pathId, recordId, statusEnum, statusEnumList, stringList } from '../params.ts';
 import { linkedRefs } from '../linked-posts/input.ts';
 import { eventsListResponse, presentEvent } from './presenter.ts';
-import type { RestEventFragment } from '../../presenters/types.ts';
+import {
+  CreateEventDocument,
+  DeleteEventDocument,
+  EventByIdDocument,
+  EventsArchiveDocument,
+  UpdateEventDocument,
+  type RestEventFragment,
+} from '../../generated/operations.ts';
 import { postRoutes, type ResourceHandlers } from '../route-shapes.ts';
 import { DATE_BOUNDS, eventArgs } from './args.ts';
 
@@ -39,8 +46,8 @@ function eventFilter(req: WpRequest) {
 export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
   const page = Number(req.params.page);
   const perPage = Number(req.params.per_page);
-  const result = unwrap<any>(await run(deps, req, 'EventsArchive', { filter: eventFilter(req), page, perPage }), 'event', req);
-  const items = result.edges.map((e: { node: RestEventFragment }) => presentEvent(e.node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
+  const result = unwrap(await run(deps, req, EventsArchiveDocument, { filter: eventFilter(req), page, perPage }), 'event', req);
+  const items = result.edges.map((e) => presentEvent(e.node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
   if (page > 1 && items.length === 0) throw tableError('event-archive-page-not-found');
   return eventsListResponse({
     items,
@@ -65,17 +72,21 @@ const address = (req: WpRequest) =>
   req.pathParams.slug !== undefined ? { slug: req.pathParams.slug } : { id: pathId(req, () => tableError('rest-event-not-found', { id: req.params.id })) };
 const addressParam = (req: WpRequest) => (req.pathParams.slug !== undefined ? 'slug' : 'id');
 
-/** The contract answers an unknown by-slug address with 400 on `slug`. */
-function readError(req: WpRequest, value: unknown) {
-  if (isRestError(value) && value.__typename === 'NotFoundError' && addressParam(req) === 'slug') return invalidParamsError([['slug', false]]);
-  return isRestError(value) ? toWpError(value, 'event', req, addressParam(req)) : null;
+/**
+ * The event an addressed read or write answered, or the error to throw. The contract answers an
+ * unknown by-slug address with 400 on `slug`. (`strict: true` reads raise NotFoundError rather than
+ * answer null; a null is mapped as one.)
+ */
+function addressed(req: WpRequest, value: RestEventFragment | null | RestError): RestEventFragment {
+  if (value !== null && !isRestError(value)) return value;
+  const error: RestError = value ?? { __typename: 'NotFoundError', code: 'NOT_FOUND', message: '' };
+  if (error.__typename === 'NotFoundError' && addressParam(req) === 'slug') throw invalidParamsError([['slug', false]]);
+  throw toWpError(error, 'event', req, addressParam(req));
 }
 
 export const getEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const value = await run(deps, req, 'EventById', address(req));
-  const error = readError(req, value);
-  if (error) throw error;
-  return presentSingle(deps, req, value);
+  const node = addressed(req, await run(deps, req, EventByIdDocument, address(req)));
+  return presentSingle(deps, req, node);
 };
 
 /** Event write parameters → CreateEventInput / UpdateEventInput. */
@@ -129,23 +140,18 @@ function eventInput(req: WpRequest, onUpdate: boolean): Record<string, unknown> 
 }
 
 export const createEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const value = await run(deps, req, 'CreateEvent', { input: eventInput(req, false) });
-  const node = unwrap<RestEventFragment>(value, 'event', req);
+  const node = unwrap(await run(deps, req, CreateEventDocument, { input: eventInput(req, false) }), 'event', req);
   return { status: 201, body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const updateEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const value = await run(deps, req, 'UpdateEvent', { ...address(req), input: eventInput(req, true) });
-  const error = readError(req, value);
-  if (error) throw error;
-  return { body: presentEvent(value, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+  const node = addressed(req, await run(deps, req, UpdateEventDocument, { ...address(req), input: eventInput(req, true) }));
+  return { body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const deleteEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const value = await run(deps, req, 'DeleteEvent', address(req));
-  const error = readError(req, value);
-  if (error) throw error;
-  return { body: presentEvent(value, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+  const node = addressed(req, await run(deps, req, DeleteEventDocument, address(req)));
+  return { body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const eventRoutes = postRoutes('/events', eventArgs);

@@ -1,10 +1,13 @@
 /** What the venue (§4.3) and organizer (§4.4) representations share, and their list envelope. */
 import { presentImage } from '../../presenters/image.ts';
-import { defaultLock, redact } from '../../presenters/redact.ts';
+import { defaultLock, redact, type LockCheck } from '../../presenters/redact.ts';
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
-import type { JsonObject, LockCheck, RestPostFields, RestUrls } from '../../presenters/types.ts';
+import type { RestOrganizerFragment, RestVenueFragment } from '../../generated/operations.ts';
 import type { WpResponse } from '../../wp/types.ts';
-import { ZERO_DATE, globalId, isEmptyValue, postUrl, wpStatus } from '../../presenters/util.ts';
+import { ZERO_DATE, globalId, isEmptyValue, postUrl, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
+
+/** A venue or an organizer, as the operations select them. */
+export type LinkedPostFragment = RestVenueFragment | RestOrganizerFragment;
 
 export interface LinkedPostPresentOptions {
   /** Add `json_ld` (single reads, and venues/organizers nested in a single-event read). */
@@ -15,7 +18,7 @@ export interface LinkedPostPresentOptions {
   locked?: boolean | null;
 }
 
-function isLockedBy(node: RestPostFields, opts: LinkedPostPresentOptions): boolean {
+function isLockedBy(node: LinkedPostFragment, opts: LinkedPostPresentOptions): boolean {
   if (typeof opts.locked === 'boolean') return opts.locked;
   return (opts.isLocked ?? defaultLock)(node);
 }
@@ -33,7 +36,7 @@ export interface LinkedPostShape {
  * A venue or organizer in the samples' key order: empty members omitted (PHP `array_filter`) but
  * for `keep` and the global IDs, no `rest_url`; a locked record is redacted (§4.7).
  */
-export function presentLinkedPost(node: RestPostFields & { name: string }, urls: RestUrls, opts: LinkedPostPresentOptions, shape: LinkedPostShape): JsonObject {
+export function presentLinkedPost(node: LinkedPostFragment, urls: RestUrls, opts: LinkedPostPresentOptions, shape: LinkedPostShape): JsonObject {
   const locked = isLockedBy(node, opts);
   const gid = globalId(urls, node.databaseId);
   const pairs: Array<[string, unknown]> = [

@@ -1,6 +1,7 @@
 /** Organizer representation (§4.4). */
 import { organizerJsonLd } from '../../presenters/json-ld.ts';
-import type { JsonObject, RestOrganizerFragment, RestUrls } from '../../presenters/types.ts';
+import type { RestOrganizerFragment } from '../../generated/operations.ts';
+import type { JsonObject, RestUrls } from '../../presenters/util.ts';
 import { presentLinkedPost, type LinkedPostPresentOptions } from '../linked-posts/presenter.ts';
 
 /** §4.4 organizer: the venue's omission rule, no map flags. */

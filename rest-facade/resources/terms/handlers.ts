@@ -1,20 +1,40 @@
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest, WpResponse } from '../../wp/types.ts';
-import { isRestError, run, sentParams, toWpError, type RouteDeps } from '../common.ts';
+import {
+  CreateEventCategoryDocument,
+  CreateEventTagDocument,
+  DeleteEventCategoryDocument,
+  DeleteEventTagDocument,
+  EventCategoryByIdDocument,
+  EventCategoryListDocument,
+  EventTagByIdDocument,
+  EventTagListDocument,
+  UpdateEventCategoryDocument,
+  UpdateEventTagDocument,
+} from '../../generated/operations.ts';
+import { isRestError, run, sentParams, toWpError, type RestError, type RouteDeps } from '../common.ts';
 import { intList, pathId, recordId } from '../params.ts';
 import { presentTerm, termsListResponse } from './presenter.ts';
 
 /** Categories and tags share their routes' shape (contract §5.7, §7.8, §7.9). */
 export function termHandlers(taxonomy: 'category' | 'tag') {
-  const T = taxonomy === 'category' ? 'EventCategory' : 'EventTag';
+  const ops =
+    taxonomy === 'category'
+      ? {
+          list: EventCategoryListDocument,
+          byId: EventCategoryByIdDocument,
+          create: CreateEventCategoryDocument,
+          update: UpdateEventCategoryDocument,
+          remove: DeleteEventCategoryDocument,
+        }
+      : { list: EventTagListDocument, byId: EventTagByIdDocument, create: CreateEventTagDocument, update: UpdateEventTagDocument, remove: DeleteEventTagDocument };
   const resource = taxonomy;
   const termId = (req: WpRequest) => pathId(req, () => invalidParamsError([['id', false]]));
-  const check = (req: WpRequest, value: unknown) => {
-    if (isRestError(value)) {
-      if (value.__typename === 'NotFoundError') throw invalidParamsError([['id', false]]);
-      throw toWpError(value, resource, req);
-    }
-    return value as any;
+  /** The data, or the mapped error (an unknown ID, or a null from a `strict` read, is 400 on `id`). */
+  const check = <T>(req: WpRequest, value: T | RestError | null): T => {
+    if (value === null || (isRestError(value) && value.__typename === 'NotFoundError')) throw invalidParamsError([['id', false]]);
+    if (isRestError(value)) throw toWpError(value, resource, req);
+    return value;
   };
 
   const list = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
@@ -31,9 +51,9 @@ export function termHandlers(taxonomy: 'category' | 'tag') {
     if (event !== undefined) filter.event = intList(req.sent('event') ? 'event' : 'post', event)[0];
     if (req.sent('slug')) filter.slug = p.slug;
     const page = Number(p.page);
-    const value = check(req, await run(deps, req, `${T}List`, { filter, page, perPage: Number(p.per_page) }));
+    const value = check(req, await run(deps, req, ops.list, { filter, page, perPage: Number(p.per_page) }));
     return termsListResponse(taxonomy, {
-      items: value.edges.map((e: { node: unknown }) => presentTerm(e.node as never, taxonomy, req.urls, { links: false })),
+      items: value.edges.map((e) => presentTerm(e.node, taxonomy, req.urls, { links: false })),
       total: value.totalCount,
       totalPages: value.totalPages,
       page,
@@ -54,23 +74,23 @@ export function termHandlers(taxonomy: 'category' | 'tag') {
   };
 
   const get = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, `${T}ById`, { id: termId(req) }));
+    const node = check(req, await run(deps, req, ops.byId, { id: termId(req) }));
     return { body: presentTerm(node, taxonomy, req.urls, { links: true }) };
   };
 
   const create = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, `Create${T}`, { input: termInput(req) }));
+    const node = check(req, await run(deps, req, ops.create, { input: termInput(req) }));
     const body = presentTerm(node, taxonomy, req.urls, { links: true });
     return { status: 201, body, headers: { Location: req.urls.rest(`/${taxonomy === 'category' ? 'categories' : 'tags'}/${node.databaseId}`) } };
   };
 
   const update = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, `Update${T}`, { id: termId(req), input: termInput(req) }));
+    const node = check(req, await run(deps, req, ops.update, { id: termId(req), input: termInput(req) }));
     return { body: presentTerm(node, taxonomy, req.urls, { links: true }) };
   };
 
   const remove = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, `Delete${T}`, { id: termId(req) }));
+    const node = check(req, await run(deps, req, ops.remove, { id: termId(req) }));
     return { body: presentTerm(node, taxonomy, req.urls, { links: false }) };
   };
 

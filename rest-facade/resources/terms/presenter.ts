@@ -1,7 +1,6 @@
 /** Category and tag representations: standalone (§4.5.1), embedded in events (§4.5.2), and their list envelope. */
-import type { JsonObject, RestCategoryFragment, RestEventCategoryRef, RestEventTagRef, RestTagFragment, RestUrls } from '../../presenters/types.ts';
 import { encodePairs, listHeaders, present, withQuery, type ListEnvelopeInput } from '../../presenters/envelope.ts';
-import { homeRoot, nsUrl, wpV2Url } from '../../presenters/util.ts';
+import { homeRoot, nsUrl, wpV2Url, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 import type { WpResponse } from '../../wp/types.ts';
 
 export type Taxonomy = 'category' | 'tag';
@@ -13,9 +12,19 @@ export const TAXONOMY_COLLECTION: Record<Taxonomy, string> = { category: 'catego
 /** `wp/v2` REST base of each taxonomy (term `_links`). */
 const WP_V2_BASE: Record<Taxonomy, string> = { category: 'cal_events_cat', tag: 'tags' };
 
-type AnyTerm = Pick<RestCategoryFragment, 'databaseId' | 'name' | 'slug' | 'description' | 'count'> & {
-  parentId?: number | null;
-  path?: readonly string[] | null;
+/**
+ * A category or tag as any operation selects it (fragments RestCategory and RestTag, a `DeletedTerm`,
+ * the terms embedded in RestEvent): tags have no `parentId`; only standalone categories have `path`
+ * (without it the URL falls back to `[slug]`).
+ */
+type AnyTerm = {
+  readonly databaseId: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly description: string;
+  readonly count: number;
+  readonly parentId?: number | null;
+  readonly path?: readonly string[] | null;
 };
 
 /** `urls`: `self`, `collection` and, for a parented category, `up`. */
@@ -61,12 +70,11 @@ export interface TermPresentOptions {
  * meta ([]), url, urls[, _links]`.
  */
 export function presentTerm(
-  node: RestCategoryFragment | RestTagFragment,
+  term: AnyTerm,
   taxonomy: Taxonomy,
   urls: RestUrls,
   opts: TermPresentOptions = { links: false },
 ): JsonObject {
-  const term = node as AnyTerm;
   const out: JsonObject = {
     id: term.databaseId,
     count: term.count,
@@ -87,8 +95,7 @@ export function presentTerm(
  * §4.5.2 term embedded in an event: `name, slug, term_group, term_taxonomy_id, taxonomy, description,
  * parent, count, filter ("raw"), id, urls` (tags carry `parent: 0`).
  */
-export function presentEmbeddedTerm(node: RestEventCategoryRef | RestEventTagRef, taxonomy: Taxonomy, urls: RestUrls): JsonObject {
-  const term = node as AnyTerm;
+export function presentEmbeddedTerm(term: AnyTerm, taxonomy: Taxonomy, urls: RestUrls): JsonObject {
   return {
     name: term.name,
     slug: term.slug,

@@ -1,6 +1,7 @@
 /** Venue representation (§4.3). */
 import { venueJsonLd } from '../../presenters/json-ld.ts';
-import type { JsonObject, RestUrls, RestVenueFragment } from '../../presenters/types.ts';
+import type { RestVenueFragment } from '../../generated/operations.ts';
+import type { JsonObject, RestUrls } from '../../presenters/util.ts';
 import { presentLinkedPost, type LinkedPostPresentOptions } from '../linked-posts/presenter.ts';
 
 /**
