@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGraphQLHarness } from '../helpers/graphql.ts';
+import { describe, expect, it } from 'vitest';
+import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
 // A fixed clock: the default list window is computed from it (contract §5.5).
 const NOW = new Date('2026-11-21T11:55:56Z');
-let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
-
-beforeAll(async () => {
-  h = await createGraphQLHarness({ now: () => NOW });
-});
-afterAll(() => h.close());
-beforeEach(() => h.reset());
+let h: GraphQLHarness;
+useGraphQLHarness((harness) => (h = harness), { now: () => NOW });
 
 const EVENT_SELECTION = `
     databaseId status slug title description excerpt startDate endDate startDateUtc endDateUtc timezone timezoneAbbr allDay
