@@ -52,7 +52,7 @@ function expectSameJson(actual: unknown, expected: unknown, label?: string) {
 const ZERO = '0000-00-00 00:00:00';
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The fields venues and organizers share. */
+/** The fields venues and organizers share (unlocked, no image). */
 function linkedPostNode(p: any, name: string) {
   return {
     databaseId: p.id,
@@ -67,6 +67,8 @@ function linkedPostNode(p: any, name: string) {
     description: s(p.description),
     excerpt: s(p.excerpt),
     image: null,
+    hasPassword: false,
+    locked: false,
   };
 }
 
@@ -86,8 +88,6 @@ function venueNode(v: any): RestVenueFragment {
     longitude: v.geo_lng ?? null,
     showMap: v.show_map,
     showMapLink: v.show_map_link,
-    hasPassword: false,
-    locked: false,
   };
 }
 
@@ -97,8 +97,6 @@ function organizerNode(o: any): RestOrganizerFragment {
     phone: s(o.phone),
     website: s(o.website),
     email: s(o.email),
-    hasPassword: false,
-    locked: false,
   };
 }
 
