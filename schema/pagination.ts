@@ -22,7 +22,7 @@ export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limi
     throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
   }
   if (args.perPage !== undefined && args.perPage !== null && args.perPage < 1) {
-    throw new ValidationError('per_page must be a positive integer.', 'per_page', 'INVALID_PER_PAGE');
+    throw new ValidationError('perPage must be a positive integer.', 'perPage', 'INVALID_PER_PAGE');
   }
   const relay = args.first != null || args.after != null || args.last != null || args.before != null;
   if (!relay) {

@@ -4,9 +4,11 @@
  */
 import type { ResultOf, TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { AppState, Context } from '../../src/context.ts';
+import { canCreatePosts } from '../../src/domain/capabilities.ts';
 import type { Executor, PreparedOperation } from '../../src/server/yoga.ts';
 import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';
 import type { WpRequest } from '../wp/types.ts';
+import { wireName } from './params.ts';
 
 export type Resource = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -86,13 +88,13 @@ export async function run<D extends OperationDocument>(deps: RouteDeps, req: WpR
   return Object.values(result.data)[0] as RunResult<D>;
 }
 
+/** The caller as the core's role rules see it. */
+const viewer = (req: WpRequest) => (req.ctx.state as AppState).cal?.viewer ?? null;
+
 /** A writes' permission check: real executions defer to the core (which validates first, as
  * WordPress does); for the `Allow` header, any user who may create posts. */
 export function writePermission(req: WpRequest): boolean {
-  if (!req.probe) return true;
-  if (req.user.anonymous) return false;
-  const roles = (req.user.roles ?? []) as string[];
-  return !roles.includes('SUBSCRIBER');
+  return !req.probe || canCreatePosts(viewer(req));
 }
 
 const notAccessible: Record<Resource, 'event-not-accessible' | 'venue-not-accessible' | 'organizer-not-accessible' | null> = {
@@ -111,15 +113,15 @@ export function toWpError(err: RestError, resource: Resource, req: WpRequest, pa
       if (resource === 'event' && param === 'id' && (err.notFoundField ?? 'id') === 'id') {
         return tableError('rest-event-not-found', { id: req.params.id });
       }
-      return invalidParamsError([[err.notFoundField ?? param, false]]);
+      return invalidParamsError([[wireName(err.notFoundField ?? param), false]]);
     }
     case 'ValidationError': {
-      const field = err.field || param;
+      const field = wireName(err.field || param);
       if (err.code === 'WRONG_KIND' && field === 'id') {
         return resource === 'event' ? tableError('rest-invalid-event-id') : invalidParamsError([['id', false]]);
       }
       if (err.code === 'TAXONOMY_NOT_HIERARCHICAL') return tableError('rest_taxonomy_not_hierarchical');
-      if (err.code === 'event-tickets-not-active') {
+      if (err.code === 'TICKETING_UNAVAILABLE') {
         return invalidParamsError([[field, wpError('event-tickets-not-active', msg('error.event-tickets-not-active'), null, {})]]);
       }
       // TEC's validators are plain callbacks: "Invalid parameter." and `details: []` (samples).
@@ -141,7 +143,7 @@ export function toWpError(err: RestError, resource: Resource, req: WpRequest, pa
         return wpError('term_exists', msg(resource === 'tag' ? 'error.term_exists_in_taxonomy' : 'error.term_exists'), 400, { term_id: id }, [id, id]);
       }
       if (err.code === 'DUPLICATE_TERM_SLUG') return tableError('duplicate_term_slug', { slug: req.params.slug });
-      return invalidParamsError([[err.conflictField ?? param, false]]);
+      return invalidParamsError([[wireName(err.conflictField ?? param), false]]);
     }
     default:
       return internalError();
@@ -167,6 +169,5 @@ export function sentParams(req: WpRequest, names: readonly string[]): Record<str
  */
 export function listStatusParam(req: WpRequest): unknown {
   if (req.sent('status')) return req.params.status;
-  const roles = req.user.anonymous ? [] : ((req.user.roles ?? []) as string[]);
-  return roles.length && !roles.includes('SUBSCRIBER') ? 'any' : 'publish';
+  return canCreatePosts(viewer(req)) ? 'any' : 'publish';
 }

@@ -1,10 +1,12 @@
 /** Request parameters → GraphQL variables, for every resource: shapes only, no calendar rules. */
+import { ALL_STATUSES } from '../../src/domain/capabilities.ts';
 import { isRecordId } from '../../src/domain/ids.ts';
 import { parseList } from '../wp/coerce.ts';
 import { invalidParamsError, type WpError } from '../wp/errors.ts';
 import type { WpRequest } from '../wp/types.ts';
 
-export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+/** The wire name of a core name: `startsBefore` → `starts_before`, `dateUtc` → `date_utc`. */
+export const wireName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A positive integer (or its digits) that can name a record: larger ones must not reach a GraphQL `Int`. */
 export const isIntLike = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) && isRecordId(Number(v));
@@ -38,7 +40,7 @@ export function stringList(name: string, v: unknown): string[] {
 
 /** WordPress statuses → the GraphQL enum; anything else is a 400 on `status`. */
 export function statusEnum(name: string, v: unknown): string {
-  if (typeof v !== 'string' || !(STATUSES as readonly string[]).includes(v)) throw invalidParamsError([[name, false]]);
+  if (typeof v !== 'string' || !(ALL_STATUSES as readonly string[]).includes(v)) throw invalidParamsError([[name, false]]);
   return v.toUpperCase();
 }
 

@@ -1,16 +1,12 @@
 import { builder } from '../builder.ts';
 import { PostStatusEnum } from '../types/common.ts';
+import { DATE_BOUNDS, mapDateBounds } from '../../src/domain/date-window.ts';
 
 export const EventFilterInput = builder.inputType('EventFilter', {
   description:
     'Filters of the event list (contract §5.4/§5.5). Date texts accept what PHP strtotime accepts. Without any date bound the default window applies (from the start of yesterday, site time, to 24 months ahead); any relative bound (startsBefore…) drops the defaults; `include` applies no date bound.',
   fields: (t) => ({
-    startDate: t.string({ description: 'Events starting on/after (whole day unless strictDates).' }),
-    endDate: t.string({ description: 'Events ending on/before.' }),
-    startsBefore: t.string(),
-    startsAfter: t.string(),
-    endsBefore: t.string(),
-    endsAfter: t.string(),
+    ...mapDateBounds((bound) => t.string({ description: DATE_BOUNDS[bound].description })),
     strictDates: t.boolean({ description: 'Compare exact instants instead of whole days.' }),
     defaultWindow: t.boolean({ description: 'Apply the default date window when no bound is given (default true).' }),
     search: t.string({ description: 'Keyword search in title, excerpt and body; "quoted phrases", -excluded words.' }),

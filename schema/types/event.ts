@@ -2,7 +2,8 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
-import { buildEventListQuery } from '../../src/services/event-list.ts';
+import { buildEventListQuery, type AppliedWindow } from '../../src/services/event-list.ts';
+import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
 import { isLocked, lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
@@ -135,21 +136,10 @@ builder.prismaObjectField(EventRef, 'parent', (t) =>
   }),
 );
 
-const AppliedWindowRef = builder
-  .objectRef<{ startDate?: string; endDate?: string; startsBefore?: string; startsAfter?: string; endsBefore?: string; endsAfter?: string }>(
-    'EventDateWindow',
-  )
-  .implement({
-    description: 'The normalized date bounds a list applied (site-local wall clock).',
-    fields: (t) => ({
-      startDate: t.string({ nullable: true, resolve: (w) => w.startDate ?? null }),
-      endDate: t.string({ nullable: true, resolve: (w) => w.endDate ?? null }),
-      startsBefore: t.string({ nullable: true, resolve: (w) => w.startsBefore ?? null }),
-      startsAfter: t.string({ nullable: true, resolve: (w) => w.startsAfter ?? null }),
-      endsBefore: t.string({ nullable: true, resolve: (w) => w.endsBefore ?? null }),
-      endsAfter: t.string({ nullable: true, resolve: (w) => w.endsAfter ?? null }),
-    }),
-  });
+const AppliedWindowRef = builder.objectRef<AppliedWindow>('EventDateWindow').implement({
+  description: 'The normalized date bounds a list applied (site-local wall clock).',
+  fields: (t) => mapDateBounds((bound) => t.string({ nullable: true, resolve: (w) => w[bound] ?? null })),
+});
 
 builder.queryFields((t) => ({
   event: t.prismaField({
@@ -182,7 +172,7 @@ builder.queryFields((t) => ({
       name: 'EventConnection',
       fields: (c) => ({
         ...pageConnectionFields(c),
-        window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: object }).window }),
+        window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: AppliedWindow }).window }),
       }),
     },
   ),

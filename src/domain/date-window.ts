@@ -8,11 +8,39 @@ import { beginningOfDay, endOfDay, formatWallClock, localToUtc } from './wall-cl
 import { parseDateText } from './strtotime.ts';
 import { toZone } from './timezone.ts';
 
-export type BoundKind = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
+interface BoundRule {
+  /** Which end of the event the bound compares. */
+  edge: 'start' | 'end';
+  /** How the event's edge compares with the bound. */
+  op: 'gte' | 'lte' | 'lt' | 'gt';
+  /** A relative bound (any of the four) drops the default window. */
+  relative: boolean;
+  description?: string;
+}
 
-/** Order in which the bounds appear in `rest_url` (§5.3). */
-export const BOUND_KINDS: readonly BoundKind[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
-const RELATIVE_KINDS: readonly BoundKind[] = ['starts_before', 'starts_after', 'ends_before', 'ends_after'];
+/**
+ * The six date bounds of the event list, defined here once: every filter, applied window, GraphQL
+ * field and REST parameter is derived from this table, in this order (the order of `rest_url`, §5.3).
+ */
+const DATE_BOUND_RULES = {
+  startDate: { edge: 'start', op: 'gte', relative: false, description: 'Events starting on/after (whole day unless strictDates).' },
+  endDate: { edge: 'end', op: 'lte', relative: false, description: 'Events ending on/before.' },
+  startsBefore: { edge: 'start', op: 'lt', relative: true },
+  startsAfter: { edge: 'start', op: 'gt', relative: true },
+  endsBefore: { edge: 'end', op: 'lt', relative: true },
+  endsAfter: { edge: 'end', op: 'gt', relative: true },
+} satisfies Record<string, BoundRule>;
+
+export type DateBound = keyof typeof DATE_BOUND_RULES;
+export const DATE_BOUNDS: Readonly<Record<DateBound, BoundRule>> = DATE_BOUND_RULES;
+export const DATE_BOUND_NAMES = Object.keys(DATE_BOUND_RULES) as DateBound[];
+/** A value per date bound (filters, applied windows). */
+export type DateBoundValues<T> = { [K in DateBound]?: T };
+
+/** Builds one entry per date bound, in table order (GraphQL fields, argument tables). */
+export function mapDateBounds<T>(make: (bound: DateBound) => T): Record<DateBound, T> {
+  return Object.fromEntries(DATE_BOUND_NAMES.map((b) => [b, make(b)])) as Record<DateBound, T>;
+}
 
 export interface BoundOptions {
   strict: boolean;
@@ -24,18 +52,18 @@ export interface BoundOptions {
 
 /**
  * Normalizes one given bound value. Non-strict: the calendar date of the value (text read as UTC, an
- * epoch's UTC date) → `start_date`: beginning of that day; all the others: end of that day (cutoff
+ * epoch's UTC date) → `startDate`: beginning of that day; all the others: end of that day (cutoff
  * applied). Strict: the value as a UTC instant (unless it carries its own offset) in site time.
  * Returns null when the value is not parseable.
  */
-export function normalizeBound(kind: BoundKind, raw: string | number | null | undefined, opts: BoundOptions): string | null {
+export function normalizeBound(kind: DateBound, raw: string | number | null | undefined, opts: BoundOptions): string | null {
   if (raw === null || raw === undefined) return null;
   if (typeof raw === 'string' && raw.trim() === '') return null;
   const dt = parseDateText(raw, 'UTC', opts.now ?? new Date());
   if (!dt) return null;
   if (opts.strict) return formatWallClock(dt.setZone(toZone(opts.siteTimezone)));
   const ymd = dt.toUTC().toFormat('yyyy-MM-dd');
-  return kind === 'start_date' ? beginningOfDay(ymd, opts.cutoff) : endOfDay(ymd, opts.cutoff);
+  return kind === 'startDate' ? beginningOfDay(ymd, opts.cutoff) : endOfDay(ymd, opts.cutoff);
 }
 
 export interface DefaultWindow {
@@ -45,7 +73,7 @@ export interface DefaultWindow {
   endDateRaw: string;
 }
 
-/** The raw default `start_date`/`end_date` pair (§5.5 "Defaults"), before normalization. */
+/** The raw default `startDate`/`endDate` pair (§5.5 "Defaults"), before normalization. */
 export function defaultWindow({ now = new Date(), siteTimezone }: { now?: Date; siteTimezone: string }): DefaultWindow {
   const start = parseDateText('yesterday 23:59', 'UTC', now)!;
   const end = parseDateText('+24 months', 'UTC', now)!;
@@ -55,15 +83,9 @@ export function defaultWindow({ now = new Date(), siteTimezone }: { now?: Date; 
   };
 }
 
-export interface EventWindowParams {
-  start_date?: string | number | null;
-  end_date?: string | number | null;
-  starts_before?: string | number | null;
-  starts_after?: string | number | null;
-  ends_before?: string | number | null;
-  ends_after?: string | number | null;
-  strict_dates?: boolean | null;
-  /** `include` was given: no date bound applies, `rest_url` shows the raw default pair. */
+export interface EventWindowParams extends DateBoundValues<string | number | null> {
+  strictDates?: boolean | null;
+  /** `include` was given: no date bound applies, the list reports the raw default pair. */
   include?: boolean | null;
   /** Apply the default window when no bound is given (default true; GraphQL may turn it off). */
   useDefaults?: boolean | null;
@@ -76,53 +98,29 @@ export interface WindowSettings {
   now?: Date;
 }
 
-export interface WindowBounds {
-  /** start ≥ (start_date) */
-  startGte?: string;
-  /** end ≤ (end_date) */
-  endLte?: string;
-  /** start < (starts_before) */
-  startLt?: string;
-  /** start > (starts_after) */
-  startGt?: string;
-  /** end < (ends_before) */
-  endLt?: string;
-  /** end > (ends_after) */
-  endGt?: string;
-}
-
 export interface EventWindow {
   /** Site-local wall clocks, compared with event-local start/end (timezone mode `event`). */
-  bounds: WindowBounds;
+  bounds: DateBoundValues<string>;
   /** The same bounds as UTC wall clocks, compared with UTC start/end (timezone mode `site`). */
-  boundsUtc: WindowBounds;
-  /** Values to echo in `rest_url`, keyed by parameter name (insert in `BOUND_KINDS` order). */
-  restUrlValues: Partial<Record<BoundKind, string>>;
-  /** Parameters whose value could not be parsed (→ 400 `rest_invalid_param`). */
-  invalid: BoundKind[];
+  boundsUtc: DateBoundValues<string>;
+  /** The bounds the list reports it applied: `bounds`, or with `include` the raw default pair. */
+  applied: DateBoundValues<string>;
+  /** Bounds whose value could not be parsed (→ 400 `rest_invalid_param`). */
+  invalid: DateBound[];
   defaults: DefaultWindow;
 }
 
-const BOUND_KEY: Record<BoundKind, keyof WindowBounds> = {
-  start_date: 'startGte',
-  end_date: 'endLte',
-  starts_before: 'startLt',
-  starts_after: 'startGt',
-  ends_before: 'endLt',
-  ends_after: 'endGt',
-};
-
-/** Resolves the list date filters into bounds, `rest_url` values and validation failures (§5.5). */
+/** Resolves the list date filters into bounds, the applied window and validation failures (§5.5). */
 export function resolveEventWindow(params: EventWindowParams, settings: WindowSettings): EventWindow {
   const now = settings.now ?? new Date();
-  const strict = Boolean(params.strict_dates);
+  const strict = Boolean(params.strictDates);
   const opts: BoundOptions = { strict, siteTimezone: settings.siteTimezone, cutoff: settings.cutoff ?? '00:00', now };
   const defaults = defaultWindow({ now, siteTimezone: settings.siteTimezone });
   const useDefaults = params.useDefaults !== false;
 
-  const invalid: BoundKind[] = [];
-  const values: Partial<Record<BoundKind, string>> = {};
-  const given = BOUND_KINDS.filter((k) => params[k] !== undefined && params[k] !== null);
+  const invalid: DateBound[] = [];
+  const values: DateBoundValues<string> = {};
+  const given = DATE_BOUND_NAMES.filter((k) => params[k] !== undefined && params[k] !== null);
   for (const kind of given) {
     const normalized = normalizeBound(kind, params[kind], opts);
     if (normalized === null) invalid.push(kind);
@@ -133,31 +131,29 @@ export function resolveEventWindow(params: EventWindowParams, settings: WindowSe
     return {
       bounds: {},
       boundsUtc: {},
-      restUrlValues: useDefaults ? { start_date: defaults.startDateRaw, end_date: defaults.endDateRaw } : {},
+      applied: useDefaults ? { startDate: defaults.startDateRaw, endDate: defaults.endDateRaw } : {},
       invalid,
       defaults,
     };
   }
 
-  const anyRelative = RELATIVE_KINDS.some((k) => given.includes(k));
+  const anyRelative = given.some((k) => DATE_BOUNDS[k].relative);
   if (useDefaults && !anyRelative) {
-    if (!given.includes('start_date')) {
-      values.start_date = strict ? defaults.startDateRaw : normalizeBound('start_date', defaults.startDateRaw, opts)!;
+    if (!given.includes('startDate')) {
+      values.startDate = strict ? defaults.startDateRaw : normalizeBound('startDate', defaults.startDateRaw, opts)!;
     }
-    if (!given.includes('end_date')) {
-      values.end_date = strict ? defaults.endDateRaw : normalizeBound('end_date', defaults.endDateRaw, opts)!;
+    if (!given.includes('endDate')) {
+      values.endDate = strict ? defaults.endDateRaw : normalizeBound('endDate', defaults.endDateRaw, opts)!;
     }
   }
 
-  const bounds: WindowBounds = {};
-  const boundsUtc: WindowBounds = {};
-  const restUrlValues: Partial<Record<BoundKind, string>> = {};
-  for (const kind of BOUND_KINDS) {
+  const bounds: DateBoundValues<string> = {};
+  const boundsUtc: DateBoundValues<string> = {};
+  for (const kind of DATE_BOUND_NAMES) {
     const value = values[kind];
     if (value === undefined) continue;
-    bounds[BOUND_KEY[kind]] = value;
-    boundsUtc[BOUND_KEY[kind]] = localToUtc(value, settings.siteTimezone);
-    restUrlValues[kind] = value;
+    bounds[kind] = value;
+    boundsUtc[kind] = localToUtc(value, settings.siteTimezone);
   }
-  return { bounds, boundsUtc, restUrlValues, invalid, defaults };
+  return { bounds, boundsUtc, applied: bounds, invalid, defaults };
 }

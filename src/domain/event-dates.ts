@@ -43,7 +43,7 @@ export interface EventDates {
   clamped: boolean;
 }
 
-export type EventDatesResult = EventDates | { invalid: 'start_date' | 'end_date' | 'timezone' };
+export type EventDatesResult = EventDates | { invalid: 'startDate' | 'endDate' | 'timezone' };
 
 function toWall(dt: DateTime): string {
   return formatWallClock(dt);
@@ -55,9 +55,9 @@ export function computeEventDates(input: EventDatesInput): EventDatesResult {
   const tz = resolveTimezone(timezone);
   if (!tz) return { invalid: 'timezone' };
   const s = parseDateText(start, tz.zone, now);
-  if (!s) return { invalid: 'start_date' };
+  if (!s) return { invalid: 'startDate' };
   const e = parseDateText(end, tz.zone, now);
-  if (!e) return { invalid: 'end_date' };
+  if (!e) return { invalid: 'endDate' };
 
   let startLocal = toWall(s);
   let endLocal = toWall(e);

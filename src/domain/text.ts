@@ -17,6 +17,21 @@ export function escapeHtml(text: string | null | undefined): string {
     .replace(/'/g, '&#039;');
 }
 
+const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: ' ' };
+
+/** Text of an HTML field, for a plain-text place (a page title, an iCal property): tags dropped, entities decoded. */
+export function htmlToText(html: string | null | undefined): string {
+  return String(html ?? '')
+    .replace(/<br\s*\/?>|<\/p>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#(\d+);/g, (_, n: string) => codePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => codePoint(parseInt(n, 16)))
+    .replace(/&(amp|lt|gt|quot|nbsp);/g, (_, e: string) => NAMED_ENTITIES[e] ?? '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 // ---------------------------------------------------------------------------------------------
 // wpautop
 // ---------------------------------------------------------------------------------------------

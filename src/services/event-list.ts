@@ -1,20 +1,14 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
-import { resolveEventWindow } from '../domain/date-window.ts';
+import { DATE_BOUND_NAMES, DATE_BOUNDS, resolveEventWindow, type DateBoundValues } from '../domain/date-window.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { geofenceBox } from '../domain/geo.ts';
 import { parseSearchTerms } from '../domain/search.ts';
 import { resolveTermRefs, withDescendants } from './terms.ts';
 import { listStatusWhere } from './visibility.ts';
 
-export interface EventFilter {
-  startDate?: string | null;
-  endDate?: string | null;
-  startsBefore?: string | null;
-  startsAfter?: string | null;
-  endsBefore?: string | null;
-  endsAfter?: string | null;
+export interface EventFilter extends DateBoundValues<string | null> {
   strictDates?: boolean | null;
   /** Apply the contract's default window when no date bound is given (default true). */
   defaultWindow?: boolean | null;
@@ -34,14 +28,7 @@ export interface EventFilter {
 }
 
 /** The normalized date bounds a list actually applied (the REST facade echoes them in `rest_url`). */
-export interface AppliedWindow {
-  startDate?: string;
-  endDate?: string;
-  startsBefore?: string;
-  startsAfter?: string;
-  endsBefore?: string;
-  endsAfter?: string;
-}
+export type AppliedWindow = DateBoundValues<string>;
 
 const textWhere = (word: string): Prisma.EventWhereInput => ({
   OR: [
@@ -69,13 +56,8 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   const settings = ctx.settings;
   const window = resolveEventWindow(
     {
-      start_date: filter.startDate ?? undefined,
-      end_date: filter.endDate ?? undefined,
-      starts_before: filter.startsBefore ?? undefined,
-      starts_after: filter.startsAfter ?? undefined,
-      ends_before: filter.endsBefore ?? undefined,
-      ends_after: filter.endsAfter ?? undefined,
-      strict_dates: filter.strictDates ?? false,
+      ...filter,
+      strictDates: filter.strictDates ?? false,
       include: Boolean(filter.include?.length),
       useDefaults: filter.defaultWindow ?? true,
     },
@@ -90,13 +72,11 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   const b = local ? window.bounds : window.boundsUtc;
   const start = local ? 'startLocal' : 'startUtc';
   const end = local ? 'endLocal' : 'endUtc';
-  const at = (wall: string) => wallClockToDate(wall);
-  if (b.startGte) and.push({ [start]: { gte: at(b.startGte) } });
-  if (b.endLte) and.push({ [end]: { lte: at(b.endLte) } });
-  if (b.startLt) and.push({ [start]: { lt: at(b.startLt) } });
-  if (b.startGt) and.push({ [start]: { gt: at(b.startGt) } });
-  if (b.endLt) and.push({ [end]: { lt: at(b.endLt) } });
-  if (b.endGt) and.push({ [end]: { gt: at(b.endGt) } });
+  for (const bound of DATE_BOUND_NAMES) {
+    const wall = b[bound];
+    const { edge, op } = DATE_BOUNDS[bound];
+    if (wall) and.push({ [edge === 'start' ? start : end]: { [op]: wallClockToDate(wall) } });
+  }
 
   if (filter.search !== undefined && filter.search !== null) {
     if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
@@ -123,11 +103,11 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   if (filter.featured !== undefined && filter.featured !== null) and.push({ featured: filter.featured });
   if (filter.include?.length) and.push({ id: { in: filter.include } });
   if (filter.postParent !== undefined && filter.postParent !== null) {
-    await assertPostsOfType(ctx, [filter.postParent], 'EVENT', 'post_parent');
+    await assertPostsOfType(ctx, [filter.postParent], 'EVENT', 'postParent');
     and.push({ parentId: filter.postParent });
   }
   if (filter.ticketed === true) {
-    throw new ValidationError('Event Tickets plugin is not activated.', 'ticketed', 'event-tickets-not-active');
+    throw new ValidationError('No ticketing module is active: events cannot be filtered by tickets.', 'ticketed', 'TICKETING_UNAVAILABLE');
   }
   if (filter.geoloc) {
     const lat = filter.geolocLat || 0;
@@ -153,13 +133,5 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   const orderBy: Prisma.EventOrderByWithRelationInput[] = filter.include?.length
     ? [{ dateUtc: 'asc' }, { id: 'asc' }]
     : [{ [start]: 'asc' }, { id: 'asc' }];
-  const applied: AppliedWindow = {
-    startDate: window.restUrlValues.start_date,
-    endDate: window.restUrlValues.end_date,
-    startsBefore: window.restUrlValues.starts_before,
-    startsAfter: window.restUrlValues.starts_after,
-    endsBefore: window.restUrlValues.ends_before,
-    endsAfter: window.restUrlValues.ends_after,
-  };
-  return { where: { AND: and } as Prisma.EventWhereInput, orderBy, window: applied };
+  return { where: { AND: and } as Prisma.EventWhereInput, orderBy, window: window.applied };
 }

@@ -80,8 +80,7 @@ function validateInput(input: EventInput, creating: boolean) {
   if (creating) {
     const missing = (['title', 'startDate', 'endDate'] as const).filter((k) => !input[k]);
     if (missing.length) {
-      const names = missing.map((m) => ({ title: 'title', startDate: 'start_date', endDate: 'end_date' })[m]);
-      throw new ValidationError(`Missing parameter(s): ${names.join(', ')}`, names[0], 'REQUIRED');
+      throw new ValidationError(`Required: ${missing.join(', ')}`, missing[0], 'REQUIRED');
     }
   }
   nonEmpty(input.title, 'title', MAX_TITLE);
@@ -163,7 +162,7 @@ async function relationData(ctx: Context, input: EventInput) {
   if (input.parentId !== undefined) {
     if (input.parentId) {
       const parent = await ctx.prisma.post.findUnique({ where: { id: input.parentId }, select: { type: true } });
-      if (parent?.type !== 'EVENT') throw new ValidationError(`${input.parentId} is not an event ID.`, 'post_parent', 'WRONG_KIND');
+      if (parent?.type !== 'EVENT') throw new ValidationError(`${input.parentId} is not an event ID.`, 'postParent', 'WRONG_KIND');
     }
     data.parentId = input.parentId || null;
   }
@@ -185,7 +184,7 @@ function scalarData(input: EventInput) {
 
 function eventDates(ctx: Context, start: string, end: string, allDay: boolean, timezone: string) {
   const dates = computeEventDates({ start, end, allDay, timezone, multiDayCutoff: ctx.settings.multiDayCutoff, now: ctx.now });
-  if (!dates) throw new ValidationError('Invalid start_date or end_date.', 'start_date', 'INVALID_DATE');
+  if (!dates) throw new ValidationError('Invalid startDate or endDate.', 'startDate', 'INVALID_DATE');
   if ('invalid' in dates) {
     const field = (dates as { invalid: string }).invalid;
     throw new ValidationError(`Invalid ${field}.`, field, 'INVALID_DATE');

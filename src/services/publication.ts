@@ -20,7 +20,7 @@ export async function resolvePublicationDate(
   // Blank text is no date (the plugin's `is_time` refuses it: 400), not "no date given" (issue 8 item 5).
   if (input.dateUtc != null) {
     instant = parseDateText(input.dateUtc, 'UTC', ctx.now);
-    if (!instant) throw new ValidationError('Invalid date_utc.', 'date_utc', 'INVALID_DATE');
+    if (!instant) throw new ValidationError('Invalid dateUtc.', 'dateUtc', 'INVALID_DATE');
   } else if (input.date != null) {
     instant = parseDateText(input.date, input.timezone, ctx.now);
     if (!instant) throw new ValidationError('Invalid date.', 'date', 'INVALID_DATE');

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import ical, { ICalEventStatus } from 'ical-generator';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { DateTime } from 'luxon';
+import { htmlToText } from '../domain/text.ts';
 
 /** The subset of a REST event (`GET /events`, `GET /events/{id}`) a feed uses. */
 export interface RestEvent {
@@ -35,21 +36,6 @@ export interface RestEvent {
 }
 
 const utc = (text: string) => DateTime.fromSQL(text, { zone: 'utc' });
-
-const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
-
-/** Text of an HTML field for a plain-text property (tags dropped, entities decoded). */
-function plain(html: string): string {
-  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: ' ' };
-  return html
-    .replace(/<br\s*\/?>|<\/p>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&#(\d+);/g, (_, n: string) => codePoint(Number(n)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => codePoint(parseInt(n, 16)))
-    .replace(/&(amp|lt|gt|quot|nbsp);/g, (_, e: string) => entities[e] ?? '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
 
 export function venueAddress(v: RestEvent['venue']): { title: string; address: string } | null {
   if (!v || Array.isArray(v) || !v.venue) return null;
@@ -109,12 +95,12 @@ export function buildCalendar(events: readonly RestEvent[], opts: FeedOptions): 
       end,
       allDay: e.all_day,
       timezone: zone,
-      summary: plain(e.title),
-      description: plain(e.description || e.excerpt || ''),
+      summary: htmlToText(e.title),
+      description: htmlToText(e.description || e.excerpt || ''),
       url: e.url,
-      location: location ? { title: plain(location.title), address: location.address || undefined } : undefined,
-      organizer: organizer ? { name: plain(organizer.organizer as string), email: organizer.email || 'noreply@invalid' } : undefined,
-      categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: plain(c.name) })),
+      location: location ? { title: htmlToText(location.title), address: location.address || undefined } : undefined,
+      organizer: organizer ? { name: htmlToText(organizer.organizer as string), email: organizer.email || 'noreply@invalid' } : undefined,
+      categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
       // SEQUENCE grows with every modification: seconds since the record was created.
       sequence: modified.isValid && created.isValid ? Math.max(0, Math.floor(modified.diff(created, 'seconds').seconds)) : 0,
       lastModified: modified.isValid ? modified : null,

@@ -19,6 +19,7 @@ import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
 import type { AppState } from '../context.ts';
+import { escapeHtml, htmlToText } from '../domain/text.ts';
 import type { Config } from '../server/config.ts';
 import type { Executor } from '../server/yoga.ts';
 import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
@@ -197,7 +198,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
         address: venueAddress(venue)?.address,
         organizers: (e.organizer ?? []).filter((o: any) => o.organizer),
         icsUrl: e.slug && e.status === 'publish' ? `${urls.site}/event/${e.slug}.ics` : `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
-        pageTitle: plainTitle(e.title),
+        pageTitle: htmlToText(e.title),
         jsonLd: e.json_ld ? scriptJson(e.json_ld) : undefined,
         feedUrl: `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
       },
@@ -212,7 +213,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
     if (!term) return refusal(ctx, terms.status === 200 ? { status: 404, body: null, headers: {} } : terms);
     const filters = new URLSearchParams(ctx.querystring);
     filters.set(kind, slug);
-    if (ctx.query.ical !== undefined) return listFeed(ctx, filters, `${SITE_NAME}: ${plainTitle(term.name)}`, `${slug}.ics`);
+    if (ctx.query.ical !== undefined) return listFeed(ctx, filters, `${SITE_NAME}: ${htmlToText(term.name)}`, `${slug}.ics`);
     const list = await get(ctx, '/events', filters);
     if (list.status !== 200) return refusal(ctx, list);
     page(
@@ -221,7 +222,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
       'listing',
       {
         heading: term.name,
-        description: term.description ? escapeText(term.description) : '',
+        description: term.description ? escapeHtml(term.description) : '',
         events: listItems(list.body.events),
         total: list.body.total,
         feedUrl: `${urls.home}${feedPath}?ical=1`,
@@ -247,7 +248,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
         address: kind === 'venues' ? venueAddress(record)?.address : undefined,
         description: record.description,
         events: list.status === 200 ? listItems(list.body.events) : [],
-        pageTitle: plainTitle(kind === 'venues' ? record.venue : record.organizer),
+        pageTitle: htmlToText(kind === 'venues' ? record.venue : record.organizer),
       },
       `${urls.namespaceRoot}/${kind}/${record.id}`,
     );
@@ -347,12 +348,4 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
       }
     });
   };
-}
-
-function plainTitle(html: string): string {
-  return String(html ?? '').replace(/<[^>]*>/g, '').replace(/&amp;/g, '&').replace(/&#0?39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-}
-
-function escapeText(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGraphQLHarness } from '../helpers/graphql.ts';
+import { describe, expect, it } from 'vitest';
+import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
 // A fixed clock: the default list window is computed from it (contract §5.5).
 const NOW = new Date('2026-11-21T11:55:56Z');
-let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
-
-beforeAll(async () => {
-  h = await createGraphQLHarness({ now: () => NOW });
-});
-afterAll(() => h.close());
-beforeEach(() => h.reset());
+let h: GraphQLHarness;
+useGraphQLHarness((harness) => (h = harness), { now: () => NOW });
 
 const EVENT_SELECTION = `
     databaseId status slug title description excerpt startDate endDate startDateUtc endDateUtc timezone timezoneAbbr allDay
@@ -124,7 +119,7 @@ describe('Mutation.createEvent', () => {
 
   it.each([
     [{ title: '', startDate: '2026-12-20', endDate: '2026-12-20' }, 'title'],
-    [{ title: 'X', startDate: 'garbage', endDate: '2026-12-20' }, 'start_date'],
+    [{ title: 'X', startDate: 'garbage', endDate: '2026-12-20' }, 'startDate'],
     [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', timezone: 'Mars/Olympus' }, 'timezone'],
     [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', website: 'not a url' }, 'website'],
     [{ title: 'X', startDate: '2026-12-20', endDate: '2026-12-20', venues: [{ id: 999999 }] }, 'venue'],
@@ -254,7 +249,7 @@ describe('Query.events', () => {
     expect(await h.refused(LIST, { filter: { categories: ['nope'] } }, { now: NOW })).toMatchObject({ type: 'ValidationError', code: 'UNKNOWN_TERM', field: 'categories' });
     expect(await h.refused(LIST, { filter: { statuses: ['DRAFT'] } }, { as: null, now: NOW })).toMatchObject({ type: 'ValidationError', code: 'STATUS_NOT_ALLOWED', field: 'status' });
     expect(await h.refused(LIST, { filter: { ticketed: true } }, { now: NOW })).toMatchObject({ field: 'ticketed' });
-    expect(await h.refused(LIST, { filter: { startDate: 'garbage' } }, { now: NOW })).toMatchObject({ code: 'INVALID_DATE', field: 'start_date' });
+    expect(await h.refused(LIST, { filter: { startDate: 'garbage' } }, { now: NOW })).toMatchObject({ code: 'INVALID_DATE', field: 'startDate' });
     // The connection is the field's own type: the first query anyone writes works.
     expect((await h.ok(`{ events(first: 3) { totalCount nodes { title } } }`, {}, { as: null, now: NOW })).events).toEqual({
       totalCount: 3,
@@ -268,7 +263,7 @@ describe('Query.events', () => {
     expect(titles(p2)).toEqual(['E4', 'E5', 'E6']);
     expect(p2.events).toMatchObject({ totalCount: 7, totalPages: 3, page: 2, perPage: 3 });
     expect((await h.ok(LIST, { perPage: 500 }, { now: NOW })).events.perPage).toBe(50);
-    expect(await h.refused(LIST, { perPage: 0 }, { now: NOW })).toMatchObject({ type: 'ValidationError', code: 'INVALID_PER_PAGE', field: 'per_page' });
+    expect(await h.refused(LIST, { perPage: 0 }, { now: NOW })).toMatchObject({ type: 'ValidationError', code: 'INVALID_PER_PAGE', field: 'perPage' });
   });
 });
 

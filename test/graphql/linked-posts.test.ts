@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGraphQLHarness } from '../helpers/graphql.ts';
+import { describe, expect, it } from 'vitest';
+import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
 const NOW = new Date('2026-11-21T11:55:56Z');
-let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
-beforeAll(async () => {
-  h = await createGraphQLHarness({ now: () => NOW });
-});
-afterAll(() => h.close());
-beforeEach(() => h.reset());
+let h: GraphQLHarness;
+useGraphQLHarness((harness) => (h = harness), { now: () => NOW });
 
 const VENUE = `... on Venue { databaseId name slug status address city country state province stateprovince zip phone website latitude longitude showMap showMapLink }
   ... on Error { __typename code } ... on ValidationError { field }`;

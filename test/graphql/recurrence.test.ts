@@ -1,14 +1,10 @@
 /** Recurring series through GraphQL (issue 13): rule expansion on wall clocks, occurrences, overrides, bad input. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGraphQLHarness } from '../helpers/graphql.ts';
+import { describe, expect, it } from 'vitest';
+import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
 const NOW = new Date('2026-11-21T11:55:56Z');
-let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
-beforeAll(async () => {
-  h = await createGraphQLHarness({ now: () => NOW });
-});
-afterAll(() => h.close());
-beforeEach(() => h.reset());
+let h: GraphQLHarness;
+useGraphQLHarness((harness) => (h = harness), { now: () => NOW });
 
 const OCC = `databaseId title slug startDate endDate startDateUtc endDateUtc occurrenceOverridden`;
 const EVENT_FIELDS = `

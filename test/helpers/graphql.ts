@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { SAMPLE_TIMEZONE } from './server.ts';
 import { createContext, type SiteSettings, type Viewer } from '../../src/context.ts';
@@ -86,4 +87,18 @@ export async function createGraphQLHarness(opts: { settings?: Partial<SiteSettin
     },
     close: () => db.close(),
   };
+}
+
+export type GraphQLHarness = Awaited<ReturnType<typeof createGraphQLHarness>>;
+type HarnessOptions = Parameters<typeof createGraphQLHarness>[0];
+
+/** One harness for the file's tests (handed to `started`): an empty database before each test, closed after them all. */
+export function useGraphQLHarness(started: (harness: GraphQLHarness) => void, opts?: HarnessOptions): void {
+  let harness: GraphQLHarness | undefined;
+  beforeAll(async () => {
+    harness = await createGraphQLHarness(opts);
+    started(harness);
+  });
+  afterAll(() => harness?.close());
+  beforeEach(() => harness?.reset());
 }

@@ -3,38 +3,71 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-export interface ServerProcess {
+/** node itself with tsx's loader (not the tsx CLI, whose child would outlive a SIGKILL of it). */
+const SERVER_COMMAND = [process.execPath, '--import', 'tsx', 'src/server/main.ts'] as const;
+
+export interface LaunchedServer {
   child: ChildProcess;
-  base: string;
+  /** The base URL once the server says it listens; rejects when it exits first. */
+  listening: Promise<string>;
   exited: Promise<number | null>;
+  /** Everything it printed so far, both streams in arrival order, and each stream alone. */
   output: () => string;
+  stdout: () => string;
+  stderr: () => string;
   stop: () => void;
 }
 
-/** Starts `src/server/main.ts` as a real process on an ephemeral port; resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  // node itself with tsx's loader (not the tsx CLI, whose child would outlive a SIGKILL of it).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+export interface ServerProcess extends Omit<LaunchedServer, 'listening'> {
+  base: string;
+}
+
+const launched = new Set<ChildProcess>();
+
+/**
+ * Starts a server process on an ephemeral port (by default `src/server/main.ts`; `command` runs
+ * another launcher, e.g. `npm start`) without waiting for it: tests that expect a refusal await
+ * `exited`, the others `listening`.
+ */
+export function launchServerProcess(env: Record<string, string>, command: readonly string[] = SERVER_COMMAND): LaunchedServer {
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
     env: { ...process.env, CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = await new Promise<string>((resolve, reject) => {
+  launched.add(child);
+  let all = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => ((stdout += d), (all += d)));
+  child.stderr!.on('data', (d) => ((stderr += d), (all += d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => (launched.delete(child), resolve(code))));
+  const listening = new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
       if (m) {
         clearInterval(timer);
-        resolve(m[1]);
+        resolve(m[1]!);
       }
     }, 50);
-    void exited.then(() => {
+    void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`exited before listening: ${out}`));
+      reject(new Error(`exited (${code}) before listening: ${all}`));
     });
   });
-  return { child, base, exited, output: () => out, stop: () => void (child.exitCode === null && child.kill('SIGKILL')) };
+  listening.catch(() => {}); // awaited only by tests that expect the server to come up
+  const stop = () => void (child.exitCode === null && child.kill('SIGKILL'));
+  return { child, listening, exited, output: () => all, stdout: () => stdout, stderr: () => stderr, stop };
+}
+
+/** Starts `src/server/main.ts` as a real process on an ephemeral port; resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const { listening, ...server } = launchServerProcess(env);
+  return { ...server, base: await listening };
+}
+
+/** Kills every server process the helpers started that still runs (an `afterEach`/`afterAll`). */
+export function stopServerProcesses(): void {
+  for (const child of launched) if (child.exitCode === null) child.kill('SIGKILL');
+  launched.clear();
 }

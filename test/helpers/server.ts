@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import type { ResponseCache } from '../../src/server/response-cache.ts';
 import type { ChangeBus } from '../../src/services/changes.ts';
@@ -55,6 +56,8 @@ export interface TestServer {
   request<T = any>(path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   /** `request` under `/wp-json/cal/events/v1`. */
   api<T = any>(path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
+  /** POST `body` to an `api` path as `as` (admin by default); throws unless the answer is 201, else returns the record. */
+  create<T = any>(path: string, body: Record<string, unknown>, as?: TestRole): Promise<T>;
   /** POST /graphql; fails on transport errors, returns `{data, errors}`. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, as?: TestRole): Promise<{ data?: T; errors?: { message: string }[] }>;
   authHeader(role: TestRole): string;
@@ -70,6 +73,18 @@ export interface TestServerOptions {
   now?: Date | null;
   /** Change bus of this server; default the process-wide in-process bus. */
   changes?: ChangeBus;
+}
+
+/** One test server for the file's tests: started before them (handed to `started`), closed after them. */
+export function useTestServer(started: (server: TestServer) => void, opts: TestServerOptions = {}): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(opts);
+    started(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 }
 
 /**
@@ -130,6 +145,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
+  const api = <T = any>(path: string, o?: RequestOptions) => request<T>(`/wp-json/cal/events/v1${path}`, o);
 
   return {
     base,
@@ -138,7 +154,12 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     cache,
     users,
     request,
-    api: (path, o) => request(`/wp-json/cal/events/v1${path}`, o),
+    api,
+    async create(path, body, as = 'admin') {
+      const r = await api(path, { method: 'POST', as, body });
+      if (r.status !== 201) throw new Error(`POST ${path} → ${r.status} ${r.text}`);
+      return r.body;
+    },
     async graphql<T>(query: string, variables: Record<string, unknown> = {}, as: TestRole = 'admin') {
       const r = await request<{ data?: T; errors?: { message: string }[] }>('/graphql', { method: 'POST', as, body: { query, variables } });
       if (r.status !== 200) throw new Error(`GraphQL answered ${r.status}: ${r.text}`);

@@ -72,7 +72,7 @@ describe('blank values on writes', () => {
   it('GraphQL: a blank publication date is a ValidationError on the field (the rule is the core\'s)', async () => {
     for (const [mutation, input, field] of [
       ['createVenue', '{ name: "GQL Hall", date: "" }', 'date'],
-      ['createOrganizer', '{ name: "GQL Org", dateUtc: " " }', 'date_utc'],
+      ['createOrganizer', '{ name: "GQL Org", dateUtc: " " }', 'dateUtc'],
     ]) {
       const r = await s.graphql(`mutation { ${mutation}(input: ${input}) { __typename ... on ValidationError { field code } } }`);
       expect(r.data?.[mutation], mutation).toEqual({ __typename: 'ValidationError', field, code: 'INVALID_DATE' });

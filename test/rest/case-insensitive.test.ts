@@ -2,17 +2,12 @@
  * Issue 14 item 1: duplicate detection of venues and organizers ignores case, and terms listed by
  * name sort ignoring case (ties by ID), as MySQL's case-insensitive collation does.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('case-insensitive duplicate detection', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  useTestServer((started) => (server = started));
 
   it('reuses a venue whose name and description match ignoring case, also with address fields in lower case', async () => {
     const first = await server.api('/venues', { method: 'POST', as: 'admin', body: { venue: 'A venue X', description: 'A venue description', city: 'Boston', zip: 'AB1' } });

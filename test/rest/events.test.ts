@@ -1,20 +1,10 @@
 /** `/events` routes over the real app (contract §5, §6, §7). The server clock is 2026-11-21 12:12:40 UTC. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(async () => {
-  await s?.close();
-});
-
-async function create(path: string, body: Record<string, unknown>, as: TestRole = 'admin') {
-  const r = await s.api(path, { method: 'POST', as, body });
-  if (r.status !== 201) throw new Error(`POST ${path} → ${r.status} ${r.text}`);
-  return r.body;
-}
+useTestServer((server) => (s = server));
+const create = (path: string, body: Record<string, unknown>, as?: TestRole) => s.create(path, body, as);
 const event = (title: string, start: string, end: string, extra: Record<string, unknown> = {}) =>
   create('/events', { title, start_date: start, end_date: end, ...extra });
 const ids = (body: { events: { id: number }[] }) => body.events.map((e) => e.id);

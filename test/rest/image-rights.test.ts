@@ -1,15 +1,10 @@
 /** Issue 14 item 3: an image by URL needs `upload_files`; contributors get 400 on every post kind. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('images from URLs need the right to upload files', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  useTestServer((started) => (server = started));
 
   const url = 'https://images.example.com/poster.jpg';
   it.each([

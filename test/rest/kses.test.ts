@@ -2,17 +2,12 @@
  * WordPress's save-time HTML filtering (kses) for callers without `unfiltered_html` (contributors,
  * authors), over REST and GraphQL on the real app; administrators and editors keep their HTML.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { kses } from '../../src/domain/kses.ts';
-import { startTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
+import { useTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(async () => {
-  await s?.close();
-});
+useTestServer((started) => (s = started));
 
 const GOOD = '<p>Hello <strong>bold</strong> <a href="https://example.com/x">link</a></p>';
 const BAD = '<script>alert(1)</script><img src="x.png" onerror="alert(2)"><a href="javascript:alert(3)">bad</a><iframe src="https://evil.example/"></iframe><style>p{color:red}</style>';

@@ -1,20 +1,10 @@
 /** `/venues` and `/organizers` routes over the real app (contract §4.3, §4.4, §5.6, §6, §7.7, §7.9). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(async () => {
-  await s?.close();
-});
-
-async function create(path: string, body: Record<string, unknown>, as: TestRole = 'admin') {
-  const r = await s.api(path, { method: 'POST', as, body });
-  if (r.status !== 201) throw new Error(`POST ${path} → ${r.status} ${r.text}`);
-  return r.body;
-}
+useTestServer((server) => (s = server));
+const create = (path: string, body: Record<string, unknown>, as?: TestRole) => s.create(path, body, as);
 const names = (list: { venue?: string; organizer?: string }[]) => list.map((x) => x.venue ?? x.organizer);
 
 describe('venues', () => {

@@ -51,20 +51,29 @@ function expectSameJson(actual: unknown, expected: unknown, label?: string) {
 const ZERO = '0000-00-00 00:00:00';
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** The fields venues and organizers share (unlocked, no image). */
+function linkedPostNode(p: any, name: string) {
+  return {
+    databaseId: p.id,
+    authorId: p.author ? Number(p.author) : null,
+    status: String(p.status).toUpperCase() as RestVenueFragment['status'],
+    date: p.date,
+    dateUtc: p.date_utc === ZERO ? null : p.date_utc,
+    modified: p.modified,
+    modifiedUtc: p.modified_utc,
+    slug: p.slug ?? null,
+    name,
+    description: s(p.description),
+    excerpt: s(p.excerpt),
+    image: null,
+    hasPassword: false,
+    locked: false,
+  };
+}
+
 function venueNode(v: any): RestVenueFragment {
   return {
-    databaseId: v.id,
-    authorId: v.author ? Number(v.author) : null,
-    status: String(v.status).toUpperCase() as RestVenueFragment['status'],
-    date: v.date,
-    dateUtc: v.date_utc === ZERO ? null : v.date_utc,
-    modified: v.modified,
-    modifiedUtc: v.modified_utc,
-    slug: v.slug ?? null,
-    name: v.venue,
-    description: s(v.description),
-    excerpt: s(v.excerpt),
-    image: null,
+    ...linkedPostNode(v, v.venue),
     address: s(v.address),
     city: s(v.city),
     country: s(v.country),
@@ -78,30 +87,15 @@ function venueNode(v: any): RestVenueFragment {
     longitude: v.geo_lng ?? null,
     showMap: v.show_map,
     showMapLink: v.show_map_link,
-    hasPassword: false,
-    locked: false,
   };
 }
 
 function organizerNode(o: any): RestOrganizerFragment {
   return {
-    databaseId: o.id,
-    authorId: o.author ? Number(o.author) : null,
-    status: String(o.status).toUpperCase() as RestOrganizerFragment['status'],
-    date: o.date,
-    dateUtc: o.date_utc === ZERO ? null : o.date_utc,
-    modified: o.modified,
-    modifiedUtc: o.modified_utc,
-    slug: o.slug ?? null,
-    name: o.organizer,
-    description: s(o.description),
-    excerpt: s(o.excerpt),
-    image: null,
+    ...linkedPostNode(o, o.organizer),
     phone: s(o.phone),
     website: s(o.website),
     email: s(o.email),
-    hasPassword: false,
-    locked: false,
   };
 }
 

@@ -1,47 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/database.ts';
+import { startServerProcess, stopServerProcesses } from '../helpers/process.ts';
 import { subscribeSse } from '../helpers/sse.ts';
 
 // Two server processes on one PostgreSQL database: a subscription opened on one receives a REST
 // write made through the other, over PostgreSQL LISTEN/NOTIFY and over Redis pub/sub (REDIS_URL).
 // Needs PostgreSQL (the postgres project, TEST_DATABASE_URL); the Redis variant needs a Redis at
 // TEST_REDIS_URL (default redis://127.0.0.1:6379) and says so when there is none.
-const root = path.resolve(import.meta.dirname, '../..');
 const ADMIN = { login: 'admin', password: 'process-pass' };
 const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('base64')}`;
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onPostgres = process.env.TEST_BACKEND === 'postgres';
 if (!onPostgres) console.warn('test/server/changes-processes: runs in the postgres project only (set TEST_DATABASE_URL)');
 
-const children: ChildProcess[] = [];
-function startServer(env: Record<string, string>): Promise<string> {
-  // One process (node with tsx's loader), so that killing it leaves no server behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 50);
-    child.on('exit', () => {
-      clearInterval(timer);
-      reject(new Error(`server exited before listening: ${output}`));
-    });
-  });
-}
+const startServer = async (env: Record<string, string>): Promise<string> =>
+  (await startServerProcess({ CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, ...env })).base;
 
 async function redisAvailable(): Promise<boolean> {
   const client = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -97,7 +71,7 @@ async function writeOnOneReceiveOnOther(env: Record<string, string>, label: stri
       admin.close();
     }
   } finally {
-    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+    stopServerProcesses();
     await new Promise((r) => setTimeout(r, 200));
     await db.drop();
   }
@@ -110,7 +84,7 @@ describe.skipIf(!onPostgres)('live changes across server processes on one Postgr
     if (!hasRedis) console.warn(`test/server/changes-processes: no Redis at ${redisUrl}; the Redis variant is skipped`);
   });
   afterAll(() => {
-    for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+    stopServerProcesses();
   });
 
   it('PostgreSQL LISTEN/NOTIFY: a REST write on one process reaches a subscriber on the other within a second', { timeout: 240_000 }, async () => {

@@ -1,49 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsDir } from '../../src/db/migrate.ts';
 import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
+import { launchServerProcess, stopServerProcesses } from '../helpers/process.ts';
 import { readdirSync } from 'node:fs';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const children: ChildProcess[] = [];
 const auth = `Basic ${Buffer.from('admin:secret-pass').toString('base64')}`;
 const NS = '/wp-json/cal/events/v1';
 
-function start(databaseUrl: string) {
-  const child = spawn(tsx, ['src/server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      CAL_LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      CAL_ADMIN_LOGIN: 'admin',
-      CAL_ADMIN_PASSWORD: 'secret-pass',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited (${code}) before listening: ${stderr}`)));
-  });
-  return { child, listening, output: () => stdout };
-}
+const start = (databaseUrl: string) =>
+  launchServerProcess({ DATABASE_URL: databaseUrl, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass' });
 
-afterAll(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterAll(stopServerProcesses);
 
 // Needs a PostgreSQL server: runs in the postgres project only.
 describe.runIf(testBackend === 'postgres')('three server processes on one fresh PostgreSQL database', () => {
@@ -92,7 +60,7 @@ describe.runIf(testBackend === 'postgres')('three server processes on one fresh 
         expect(((await res.json()) as { title: string }).title).toBe('Shared across instances');
       }
     } finally {
-      for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+      stopServerProcesses();
       await db.drop();
     }
   }, 240_000);

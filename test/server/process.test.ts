@@ -1,52 +1,18 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { launchServerProcess, stopServerProcesses } from '../helpers/process.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const children: ChildProcess[] = [];
-
-function start(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const listening = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`exited before listening: ${stderr}`));
-    });
-  });
-  listening.catch(() => {}); // awaited only by tests that expect the server to come up
-  return { child, listening, exited, output: () => ({ stdout, stderr }) };
-}
-
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
+afterEach(stopServerProcesses);
 
 // Backend-independent (it starts its own embedded database): runs in the PGlite project only.
 describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () => {
   it('serves /healthz, /readyz and /graphql on the embedded database, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cal-proc-'));
     try {
-      const s = start({ CAL_DATA_DIR: dataDir, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass' });
+      const s = launchServerProcess({ CAL_DATA_DIR: dataDir, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass' });
       const base = await s.listening;
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
       expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ status: 'ok', database: 'pglite-dir' });
@@ -57,33 +23,20 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
       });
       expect(await gql.json()).toEqual({ data: { me: { login: 'admin', role: 'ADMINISTRATOR' } } });
       // Logs are structured JSON lines.
-      const firstLine = s.output().stdout.split('\n').find((l) => l.startsWith('{'))!;
+      const firstLine = s.stdout().split('\n').find((l) => l.startsWith('{'))!;
       expect(JSON.parse(firstLine)).toHaveProperty('level');
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
-      expect(s.output().stdout).toContain('"msg":"stopped"');
+      expect(s.stdout()).toContain('"msg":"stopped"');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 
   it('npm start runs the compiled server as its direct child, and SIGTERM to npm stops it gracefully', async () => {
-    const child = spawn('npm', ['start', '--silent'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: 'memory:', CAL_LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const base = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', () => {
-        const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(stdout);
-        if (m) resolve(m[1]);
-      });
-      void exited.then((code) => reject(new Error(`npm start exited (${code}) before listening`)));
-    });
+    const npm = launchServerProcess({ DATABASE_URL: 'memory:' }, ['npm', 'start', '--silent']);
+    const { child, exited } = npm;
+    const base = await npm.listening;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     // The compiled server finds every file it reads at run time (templates, styles, operations).
     for (const page of ['/', '/docs', '/events.ics', '/wp-json/cal/events/v1/events']) {
@@ -94,7 +47,7 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     expect(server).toMatch(/^\d+ node dist\/src\/server\/main\.js$/);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(stdout).toContain('"msg":"stopped"');
+    expect(npm.stdout()).toContain('"msg":"stopped"');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     expect(() => process.kill(Number(server.split(' ')[0]), 0)).toThrow();
   }, 240_000);
@@ -105,9 +58,9 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     [{ PORT: 'eighty' }, /^cal-events: invalid configuration: PORT: /],
     [{ CAL_TIMEZONE: 'Mars/Olympus' }, /^cal-events: invalid configuration: CAL_TIMEZONE: /],
   ])('ends startup with one line and a non-zero exit for %j', async (env, message) => {
-    const s = start({ DATABASE_URL: 'memory:', ...env });
+    const s = launchServerProcess({ DATABASE_URL: 'memory:', ...env });
     expect(await s.exited).toBe(1);
-    const { stderr } = s.output();
+    const stderr = s.stderr();
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
   }, 30_000);

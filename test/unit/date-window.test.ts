@@ -24,81 +24,81 @@ describe('defaultWindow', () => {
 describe('normalizeBound', () => {
   const opts = { strict: false, siteTimezone: NY, cutoff: '00:00', now: NOW };
   it('uses whole days in non-strict mode', () => {
-    expect(normalizeBound('start_date', '2026-12-09', opts)).toBe('2026-12-09 00:00:00');
-    expect(normalizeBound('end_date', '2026-12-15', opts)).toBe('2026-12-15 23:59:59');
-    expect(normalizeBound('starts_after', '2026-12-11 00:00:00', opts)).toBe('2026-12-11 23:59:59');
-    expect(normalizeBound('starts_before', '2026-12-11 10:00:00', opts)).toBe('2026-12-11 23:59:59');
-    expect(normalizeBound('ends_before', '2026-12-11', opts)).toBe('2026-12-11 23:59:59');
-    expect(normalizeBound('ends_after', '2017-12-31', opts)).toBe('2017-12-31 23:59:59');
-    expect(normalizeBound('start_date', '2026-11-20 18:59:00', opts)).toBe('2026-11-20 00:00:00');
-    expect(normalizeBound('end_date', '2028-11-21 11:55:56', opts)).toBe('2028-11-21 23:59:59');
+    expect(normalizeBound('startDate', '2026-12-09', opts)).toBe('2026-12-09 00:00:00');
+    expect(normalizeBound('endDate', '2026-12-15', opts)).toBe('2026-12-15 23:59:59');
+    expect(normalizeBound('startsAfter', '2026-12-11 00:00:00', opts)).toBe('2026-12-11 23:59:59');
+    expect(normalizeBound('startsBefore', '2026-12-11 10:00:00', opts)).toBe('2026-12-11 23:59:59');
+    expect(normalizeBound('endsBefore', '2026-12-11', opts)).toBe('2026-12-11 23:59:59');
+    expect(normalizeBound('endsAfter', '2017-12-31', opts)).toBe('2017-12-31 23:59:59');
+    expect(normalizeBound('startDate', '2026-11-20 18:59:00', opts)).toBe('2026-11-20 00:00:00');
+    expect(normalizeBound('endDate', '2028-11-21 11:55:56', opts)).toBe('2028-11-21 23:59:59');
   });
 
   it('takes the UTC date of epochs and offset text', () => {
-    expect(normalizeBound('start_date', 1767398400, opts)).toBe('2026-01-03 00:00:00');
-    expect(normalizeBound('start_date', '2026-12-05T01:00:00+02:00', opts)).toBe('2026-12-04 00:00:00');
+    expect(normalizeBound('startDate', 1767398400, opts)).toBe('2026-01-03 00:00:00');
+    expect(normalizeBound('startDate', '2026-12-05T01:00:00+02:00', opts)).toBe('2026-12-04 00:00:00');
   });
 
   it('applies the multi-day cutoff', () => {
     const cut = { ...opts, cutoff: '06:00' };
-    expect(normalizeBound('start_date', '2026-12-09', cut)).toBe('2026-12-09 06:00:00');
-    expect(normalizeBound('end_date', '2026-12-15', cut)).toBe('2026-12-16 05:59:59');
+    expect(normalizeBound('startDate', '2026-12-09', cut)).toBe('2026-12-09 06:00:00');
+    expect(normalizeBound('endDate', '2026-12-15', cut)).toBe('2026-12-16 05:59:59');
   });
 
   it('uses exact instants in strict mode (UTC unless an offset is given, shown in site time)', () => {
     const strict = { ...opts, strict: true };
-    expect(normalizeBound('start_date', '2026-12-09 12:00:00', strict)).toBe('2026-12-09 07:00:00');
-    expect(normalizeBound('starts_after', '2026-12-09T12:00:00-05:00', strict)).toBe('2026-12-09 12:00:00');
+    expect(normalizeBound('startDate', '2026-12-09 12:00:00', strict)).toBe('2026-12-09 07:00:00');
+    expect(normalizeBound('startsAfter', '2026-12-09T12:00:00-05:00', strict)).toBe('2026-12-09 12:00:00');
   });
 
   it('returns null for unparseable values', () => {
-    expect(normalizeBound('start_date', 'garbage', opts)).toBeNull();
-    expect(normalizeBound('end_date', '', opts)).toBeNull();
+    expect(normalizeBound('startDate', 'garbage', opts)).toBeNull();
+    expect(normalizeBound('endDate', '', opts)).toBeNull();
   });
 });
 
 describe('resolveEventWindow', () => {
   it('applies the normalized default window (GET_events.json)', () => {
     const w = resolveEventWindow({}, settings);
-    expect(w.bounds).toEqual({ startGte: '2026-11-20 00:00:00', endLte: '2028-11-21 23:59:59' });
-    expect(w.restUrlValues).toEqual({ start_date: '2026-11-20 00:00:00', end_date: '2028-11-21 23:59:59' });
-    expect(w.boundsUtc).toEqual({ startGte: '2026-11-20 05:00:00', endLte: '2028-11-22 04:59:59' });
+    expect(w.bounds).toEqual({ startDate: '2026-11-20 00:00:00', endDate: '2028-11-21 23:59:59' });
+    expect(w.applied).toEqual({ startDate: '2026-11-20 00:00:00', endDate: '2028-11-21 23:59:59' });
+    expect(w.boundsUtc).toEqual({ startDate: '2026-11-20 05:00:00', endDate: '2028-11-22 04:59:59' });
     expect(w.invalid).toEqual([]);
   });
 
   it('normalizes an explicit range (GET_events_date_range.json)', () => {
-    const w = resolveEventWindow({ start_date: '2026-12-09', end_date: '2026-12-15' }, settings);
-    expect(w.restUrlValues).toEqual({ start_date: '2026-12-09 00:00:00', end_date: '2026-12-15 23:59:59' });
-    expect(w.bounds).toEqual({ startGte: '2026-12-09 00:00:00', endLte: '2026-12-15 23:59:59' });
+    const w = resolveEventWindow({ startDate: '2026-12-09', endDate: '2026-12-15' }, settings);
+    expect(w.applied).toEqual({ startDate: '2026-12-09 00:00:00', endDate: '2026-12-15 23:59:59' });
+    expect(w.bounds).toEqual({ startDate: '2026-12-09 00:00:00', endDate: '2026-12-15 23:59:59' });
   });
 
   it('drops the defaults when a relative bound is given (GET_events_starts_after.json)', () => {
-    const w = resolveEventWindow({ starts_after: '2026-12-11 00:00:00' }, settings);
-    expect(w.bounds).toEqual({ startGt: '2026-12-11 23:59:59' });
-    expect(w.restUrlValues).toEqual({ starts_after: '2026-12-11 23:59:59' });
+    const w = resolveEventWindow({ startsAfter: '2026-12-11 00:00:00' }, settings);
+    expect(w.bounds).toEqual({ startsAfter: '2026-12-11 23:59:59' });
+    expect(w.applied).toEqual({ startsAfter: '2026-12-11 23:59:59' });
   });
 
   it('keeps explicit start/end next to relative bounds', () => {
-    const w = resolveEventWindow({ ends_after: '2017-12-31', starts_before: '2018-01-02', end_date: '2018-02-01' }, settings);
-    expect(w.bounds).toEqual({ endLte: '2018-02-01 23:59:59', startLt: '2018-01-02 23:59:59', endGt: '2017-12-31 23:59:59' });
-    expect(Object.keys(w.restUrlValues)).toEqual(['end_date', 'starts_before', 'ends_after']);
+    const w = resolveEventWindow({ endsAfter: '2017-12-31', startsBefore: '2018-01-02', endDate: '2018-02-01' }, settings);
+    expect(w.bounds).toEqual({ endDate: '2018-02-01 23:59:59', startsBefore: '2018-01-02 23:59:59', endsAfter: '2017-12-31 23:59:59' });
+    expect(Object.keys(w.applied)).toEqual(['endDate', 'startsBefore', 'endsAfter']);
   });
 
   it('keeps the other default when only one of start/end is given', () => {
-    const w = resolveEventWindow({ end_date: '2026-12-15' }, settings);
-    expect(w.bounds).toEqual({ startGte: '2026-11-20 00:00:00', endLte: '2026-12-15 23:59:59' });
+    const w = resolveEventWindow({ endDate: '2026-12-15' }, settings);
+    expect(w.bounds).toEqual({ startDate: '2026-11-20 00:00:00', endDate: '2026-12-15 23:59:59' });
   });
 
   it('applies no bound with include but shows the raw default pair (GET_events_include.json)', () => {
     const now = new Date('2026-11-21T12:12:43Z');
-    const w = resolveEventWindow({ include: true, start_date: '2026-12-01' }, { ...settings, now });
+    const w = resolveEventWindow({ include: true, startDate: '2026-12-01' }, { ...settings, now });
     expect(w.bounds).toEqual({});
-    expect(w.restUrlValues).toEqual({ start_date: '2026-11-20 18:59:00', end_date: '2028-11-21 12:12:43' });
+    expect(w.applied).toEqual({ startDate: '2026-11-20 18:59:00', endDate: '2028-11-21 12:12:43' });
   });
 
   it('uses the raw defaults unchanged in strict mode (REC)', () => {
-    const w = resolveEventWindow({ strict_dates: true }, settings);
-    expect(w.bounds).toEqual({ startGte: '2026-11-20 18:59:00', endLte: '2028-11-21 11:55:56' });
+    const w = resolveEventWindow({ strictDates: true }, settings);
+    expect(w.bounds).toEqual({ startDate: '2026-11-20 18:59:00', endDate: '2028-11-21 11:55:56' });
   });
 
   it('can skip the defaults', () => {
@@ -106,7 +106,7 @@ describe('resolveEventWindow', () => {
   });
 
   it('reports unparseable parameters, even with include', () => {
-    expect(resolveEventWindow({ start_date: 'garbage', ends_before: '' }, settings).invalid).toEqual(['start_date', 'ends_before']);
-    expect(resolveEventWindow({ include: true, end_date: 'garbage' }, settings).invalid).toEqual(['end_date']);
+    expect(resolveEventWindow({ startDate: 'garbage', endsBefore: '' }, settings).invalid).toEqual(['startDate', 'endsBefore']);
+    expect(resolveEventWindow({ include: true, endDate: 'garbage' }, settings).invalid).toEqual(['endDate']);
   });
 });

@@ -96,8 +96,8 @@ describe('computeEventDates', () => {
   });
 
   it('names the unparseable input', () => {
-    expect(computeEventDates({ start: 'garbage', end: '2026-12-10 10:00:00', timezone: 'UTC', now: NOW })).toEqual({ invalid: 'start_date' });
-    expect(computeEventDates({ start: '2026-12-10', end: '', timezone: 'UTC', now: NOW })).toEqual({ invalid: 'end_date' });
+    expect(computeEventDates({ start: 'garbage', end: '2026-12-10 10:00:00', timezone: 'UTC', now: NOW })).toEqual({ invalid: 'startDate' });
+    expect(computeEventDates({ start: '2026-12-10', end: '', timezone: 'UTC', now: NOW })).toEqual({ invalid: 'endDate' });
     expect(computeEventDates({ start: '2026-12-10', end: '2026-12-11', timezone: 'Mars/Olympus', now: NOW })).toEqual({ invalid: 'timezone' });
   });
 });

@@ -4,7 +4,7 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { formatCost, inferCurrency, parseCostValues } from '../../src/domain/cost.ts';
-import { resolveEventWindow, type EventWindowParams } from '../../src/domain/date-window.ts';
+import { DATE_BOUND_NAMES, resolveEventWindow, type EventWindowParams } from '../../src/domain/date-window.ts';
 import { localToUtc } from '../../src/domain/wall-clock.ts';
 import { dateDetails } from '../../rest-facade/presenters/util.ts';
 import { computeEventDates } from '../../src/domain/event-dates.ts';
@@ -121,21 +121,21 @@ describe('recorded samples', () => {
   it('list rest_url date values follow the window rules', () => {
     const lists = samples.filter((s) => s.request.method === 'GET' && /\/events(\?|$)/.test(s.request.url) && s.response.status === 200);
     expect(lists.length).toBeGreaterThan(5);
-    const kinds = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+    const wire = (bound: string) => bound.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     for (const s of lists) {
       const query = new URLSearchParams(s.request.url.split('?')[1] ?? '');
       const restUrl = (s.response.body as { rest_url: string }).rest_url;
       const shown = new URLSearchParams(restUrl.split('?')[1]?.replace(/ /g, '%20') ?? '');
       const params: EventWindowParams = { include: query.has('include') };
-      for (const k of kinds) if (query.has(k)) params[k] = query.get(k)!;
+      for (const k of DATE_BOUND_NAMES) if (query.has(wire(k))) params[k] = query.get(wire(k))!;
       // The recording clock: the raw end default is now + 24 months (seconds vary between requests).
       const now = params.include
         ? DateTime.fromSQL(shown.get('end_date')!, { zone: 'UTC' }).minus({ months: 24 }).toJSDate()
         : new Date('2026-11-21T12:00:00Z');
       const w = resolveEventWindow(params, { now, siteTimezone: 'America/New_York', cutoff: '00:00' });
       const expected: Record<string, string> = {};
-      for (const k of kinds) if (shown.has(k)) expected[k] = shown.get(k)!;
-      expect(w.restUrlValues, s.file).toEqual(expected);
+      for (const k of DATE_BOUND_NAMES) if (shown.has(wire(k))) expected[k] = shown.get(wire(k))!;
+      expect(w.applied, s.file).toEqual(expected);
     }
   });
 });

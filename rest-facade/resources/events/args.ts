@@ -3,38 +3,22 @@
  * create requires title and dates. Arguments with a non-null `default` (e.g. `all_day: false`)
  * always have a value: `req.sent(name)` tells whether the client sent them.
  */
-import { DateTime } from 'luxon';
+import { defaultWindow } from '../../../src/domain/date-window.ts';
 import type { ArgEnv, ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
 import { dateText, eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, postStatus, urlOrEmpty } from '../args.ts';
 import type { PostArgTables } from '../route-shapes.ts';
 
-const FMT = 'yyyy-MM-dd HH:mm:ss';
+const siteDefaults = (env: ArgEnv) => defaultWindow({ now: env.now, siteTimezone: env.settings.siteTimezone });
 
 /**
- * `start_date` default (§5.5): today's UTC midnight minus one minute, converted to site time
- * (`"2026-11-20 18:59:00"` in New York on 2026-11-21).
+ * `start_date` default (§5.5): today's UTC midnight minus one minute, in site time
+ * (`"2026-11-20 18:59:00"` in New York on 2026-11-21), as the core computes it.
  */
-export function eventsStartDateDefault(env: ArgEnv): string {
-  const utc = DateTime.fromJSDate(env.now, { zone: 'utc' }).startOf('day').minus({ minutes: 1 });
-  const local = utc.setZone(env.settings.siteTimezone);
-  return (local.isValid ? local : utc).toFormat(FMT);
-}
+export const eventsStartDateDefault = (env: ArgEnv): string => siteDefaults(env).startDateRaw;
 
 /** `end_date` default (§5.5): now + 24 months as a UTC wall-clock string. */
-export function eventsEndDateDefault(env: ArgEnv): string {
-  return DateTime.fromJSDate(env.now, { zone: 'utc' }).plus({ months: 24 }).toFormat(FMT);
-}
-
-/** The six date bounds of `GET /events`: wire name → GraphQL `EventFilter` / `EventDateWindow` field. */
-export const DATE_BOUNDS = [
-  ['start_date', 'startDate'],
-  ['end_date', 'endDate'],
-  ['starts_before', 'startsBefore'],
-  ['starts_after', 'startsAfter'],
-  ['ends_before', 'endsBefore'],
-  ['ends_after', 'endsAfter'],
-] as const;
+export const eventsEndDateDefault = (env: ArgEnv): string => siteDefaults(env).endDateRaw;
 
 /** `GET /events` */
 export const eventsListArgs: ArgMap = {

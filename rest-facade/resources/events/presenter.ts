@@ -8,7 +8,8 @@ import { presentEmbeddedTerm } from '../terms/presenter.ts';
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
 import type { RestEventFragment } from '../../generated/operations.ts';
 import type { WpResponse } from '../../wp/types.ts';
-import { DATE_BOUNDS } from './args.ts';
+import { DATE_BOUND_NAMES, type DateBoundValues } from '../../../src/domain/date-window.ts';
+import { wireName } from '../params.ts';
 import { escapeHtml } from '../../../src/domain/text.ts';
 import { ZERO_DATE, dateDetails, globalId, nsUrl, postUrl, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 
@@ -151,7 +152,7 @@ export interface EventsUrlParams {
 }
 
 /** The GraphQL `EventConnection.window` (normalized bounds actually queried, §5.5). */
-export type EventWindowValues = { [K in (typeof DATE_BOUNDS)[number][1]]?: string | null };
+export type EventWindowValues = DateBoundValues<string | null>;
 
 const EVENTS_FIRST = [
   'per_page', 'start_date', 'end_date', 'search', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'status', 'post_parent',
@@ -168,7 +169,7 @@ export interface EventsEnvelopeInput extends ListEnvelopeInput {
 /** §5.1 `{events, rest_url, next_rest_url?, previous_rest_url?, total, total_pages}`. */
 export function eventsEnvelope(input: EventsEnvelopeInput): JsonObject {
   const p: Record<string, unknown> = { ...(input.params ?? {}) };
-  if (input.window) for (const [wire, key] of DATE_BOUNDS) p[wire] = input.window[key] ?? null;
+  if (input.window) for (const bound of DATE_BOUND_NAMES) p[wireName(bound)] = input.window[bound] ?? null;
   p.per_page = input.perPage;
   p.status = stringifyValue(p.status) ?? 'publish';
   return postEnvelope('events', input, EVENTS_FIRST.map((k) => [k, p[k]] as const), EVENTS_SECOND.map((k) => [k, p[k]] as const));

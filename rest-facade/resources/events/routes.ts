@@ -5,7 +5,7 @@
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest, WpResponse } from '../../wp/types.ts';
 import { isRestError, listStatusParam, run, sentParams, toWpError, unwrap, type RestError, type RouteDeps } from '../common.ts';
-import { bodyParam, intList, optionalNumber, pathId, recordId, statusEnum, statusEnumList, stringList } from '../params.ts';
+import { bodyParam, intList, optionalNumber, pathId, recordId, statusEnum, statusEnumList, stringList, wireName } from '../params.ts';
 import { linkedRefs } from '../linked-posts/input.ts';
 import { eventsListResponse, presentEvent } from './presenter.ts';
 import {
@@ -17,7 +17,8 @@ import {
   type RestEventFragment,
 } from '../../generated/operations.ts';
 import { postRoutes, type ResourceHandlers } from '../route-shapes.ts';
-import { DATE_BOUNDS, eventArgs } from './args.ts';
+import { eventArgs } from './args.ts';
+import { DATE_BOUND_NAMES } from '../../../src/domain/date-window.ts';
 
 const STRICT = ['1', 'true', 'on', 'yes'];
 
@@ -25,7 +26,7 @@ const STRICT = ['1', 'true', 'on', 'yes'];
 function eventFilter(req: WpRequest) {
   const p = req.params;
   const filter: Record<string, unknown> = {};
-  for (const [rest, gql] of DATE_BOUNDS) if (req.sent(rest)) filter[gql] = String(p[rest]);
+  for (const bound of DATE_BOUND_NAMES) if (req.sent(wireName(bound))) filter[bound] = String(p[wireName(bound)]);
   filter.strictDates = STRICT.includes(String(p.strict_dates ?? 'false').trim().toLowerCase());
   if (req.sent('search')) filter.search = p.search;
   if (req.sent('categories')) filter.categories = stringList('categories', p.categories);
