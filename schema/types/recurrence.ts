@@ -56,6 +56,23 @@ builder.prismaObjectFields(EventRef, (t) => ({
     select: (_args, _ctx, nested) => ({ occurrence: { select: { series: nested(true) } } }),
     resolve: (e, _args, ctx) => (e.occurrence && viewerCanRead(ctx, e.occurrence.series) ? e.occurrence.series : null),
   }),
+  recurrenceId: t.string({
+    nullable: true,
+    description:
+      'On an occurrence (the series included): its RECURRENCE-ID, the event-local wall clock the rule gave it, kept when the occurrence is moved on its own; null for a single event.',
+    select: { occurrence: { select: { recurrenceLocal: true } } },
+    resolve: (e) => (e.occurrence ? dateToWallClock(e.occurrence.recurrenceLocal) : null),
+  }),
+  overrides: t.field({
+    type: [EventRef],
+    description: 'On a series: its other occurrences edited on their own (scope THIS) that the caller may read, in RECURRENCE-ID order; empty for anything else.',
+    select: (_args, _ctx, nested) => ({
+      recurrenceRule: true,
+      seriesOccurrences: { where: { overridden: true }, orderBy: { recurrenceLocal: 'asc' }, select: { eventId: true, event: nested(true) } },
+    }),
+    resolve: (e, _args, ctx) =>
+      e.recurrenceRule ? e.seriesOccurrences.filter((o) => o.eventId !== e.id && viewerCanRead(ctx, o.event)).map((o) => o.event) : [],
+  }),
   occurrenceOverridden: t.boolean({
     description: 'An occurrence edited on its own (scope THIS); false for anything else.',
     select: { occurrence: { select: { overridden: true } } },
