@@ -3,7 +3,8 @@
  * `Event.occurrenceOverridden`, and `cancelOccurrence`. Rules live in src/services/recurrence.ts.
  */
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { parseSeriesRule, ruleText } from '../../src/domain/recurrence.ts';
+import { parseSeriesRule } from '../../src/domain/recurrence.ts';
+import { RULE_TEXT_LANGS, ruleTextIn } from '../../src/domain/recurrence-text.ts';
 import { dateToWallClock, wallClockToDate } from '../../src/domain/wall-clock.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { cancelOccurrence } from '../../src/services/recurrence.ts';
@@ -26,8 +27,9 @@ const RecurrenceRef = builder.objectRef<SeriesFields & { recurrenceRule: string;
   fields: (t) => ({
     rule: t.string({ description: 'RRULE text (no DTSTART).', resolve: (s) => s.recurrenceRule }),
     text: t.string({
-      description: 'The rule in words (English), e.g. "every week on Tuesday until June 30, 2027".',
-      resolve: (s) => ruleText(parseSeriesRule(s.recurrenceRule, s.timezone), s.recurrenceStart),
+      description: `The rule in words, e.g. "every week on Tuesday until June 30, 2027" (English), "chaque semaine le mardi jusqu'au 30 juin 2027" (fr).`,
+      args: { lang: t.arg.string({ description: `Language: ${RULE_TEXT_LANGS.join(', ')} (the REST languages); default and anything else: en.` }) },
+      resolve: (s, args) => ruleTextIn(parseSeriesRule(s.recurrenceRule, s.timezone).options, s.recurrenceStart, args.lang),
     }),
     start: t.string({ description: 'DTSTART, event-local wall clock.', resolve: (s) => dateToWallClock(s.recurrenceStart) }),
     exdates: t.stringList({ description: 'Excluded occurrences, event-local wall clocks.', resolve: (s) => s.recurrenceExdates.map(dateToWallClock) }),

@@ -142,11 +142,6 @@ export function expandSeries(series: SeriesRule, anchor: Date, rdates: Date[], e
   return { starts: [...all.values()].sort((a, b) => a.getTime() - b.getTime()), more };
 }
 
-/** Human-readable rule ("every week on Tuesday until June 30, 2027"), English. */
-export function ruleText(series: SeriesRule, anchor: Date): string {
-  return new RRule({ ...series.options, dtstart: anchor }).toText();
-}
-
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM[:SS]` (event-local) → floating Date; a bare date takes `time` (the series' start time). */
 export function parseSeriesDate(text: string, time: string, field: string): Date {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?))?$/.exec(text.trim());

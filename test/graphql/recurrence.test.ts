@@ -93,6 +93,18 @@ describe('rule expansion on wall clocks', () => {
     expect(starts(second)).toEqual(starts(e));
   });
 
+  it('describes the rule in the REST languages (English by default and for unknown languages)', async () => {
+    const e = await series('2027-03-02 19:00:00', '2027-03-02 21:00:00', { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630' });
+    const q = `query($id: Int) { event(id: $id) { recurrence { en: text de: text(lang: "de") fr: text(lang: "fr") pl: text(lang: "pl") xx: text(lang: "xx") } } }`;
+    expect((await h.ok(q, { id: e.databaseId })).event.recurrence).toEqual({
+      en: 'every week on Tuesday until June 30, 2027',
+      de: 'jede Woche am Dienstag bis 30. Juni 2027',
+      fr: "chaque semaine le mardi jusqu'au 30 juin 2027",
+      pl: 'co tydzień w wtorek do 30 czerwca 2027',
+      xx: 'every week on Tuesday until June 30, 2027',
+    });
+  });
+
   it('materializes an infinite rule up to the horizon only, and windows occurrences', async () => {
     const e = await series('2026-12-01 19:00:00', '2026-12-01 20:00:00', { rule: 'FREQ=WEEKLY' });
     // The horizon runs 730 days from the later of now and the series start: to 2028-11-30 19:00.
