@@ -20,6 +20,13 @@ export type PostStatus =
   /** In the trash. */
   | 'TRASH';
 
+/** How an event list shows recurring series. */
+export type OccurrenceListing =
+  /** One row per occurrence, as the REST API lists them (the default). */
+  | 'EXPAND'
+  /** One row per series: the series event (with its first occurrence's dates), listed when any of its occurrences matches every other filter; single events as usual. */
+  | 'SERIES';
+
 /** Filters of the category and tag lists (contract §5.7). */
 export type TermFilter = {
   /** Substring of name or slug. */
@@ -149,6 +156,16 @@ export type LinkedPostFilter = {
   readonly statuses?: ReadonlyArray<PostStatus> | null | undefined;
 };
 
+/** Makes an event a recurring series in its own time zone (wall clock: 19:00 stays 19:00 across DST). Supported: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT or UNTIL, BYDAY (also 2TU/-1FR), BYMONTHDAY (also -1), BYMONTH, BYSETPOS, WKST. */
+export type RecurrenceInput = {
+  /** RFC 5545 RRULE text, e.g. `FREQ=WEEKLY;BYDAY=TU;COUNT=10` (no DTSTART: the event start is). */
+  readonly rule: string;
+  /** Excluded occurrences: event-local `YYYY-MM-DD` (at the series start time) or `YYYY-MM-DD HH:MM:SS`. */
+  readonly exdates?: ReadonlyArray<string> | null | undefined;
+  /** Extra occurrences, same formats. */
+  readonly rdates?: ReadonlyArray<string> | null | undefined;
+};
+
 /** Filters of the event list (contract §5.4/§5.5). Date texts accept what PHP strtotime accepts. Without any date bound the default window applies (from the start of yesterday, site time, to 24 months ahead); any relative bound (startsBefore…) drops the defaults; `include` applies no date bound. */
 export type EventFilter = {
   /** Events starting on/after (whole day unless strictDates). */
@@ -183,16 +200,8 @@ export type EventFilter = {
   readonly geolocLng?: number | null | undefined;
   /** No ticketing module: true is refused, false filters nothing. */
   readonly ticketed?: boolean | null | undefined;
-};
-
-/** Makes an event a recurring series in its own time zone (wall clock: 19:00 stays 19:00 across DST). Supported: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT or UNTIL, BYDAY (also 2TU/-1FR), BYMONTHDAY (also -1), BYMONTH, BYSETPOS, WKST. */
-export type RecurrenceInput = {
-  /** RFC 5545 RRULE text, e.g. `FREQ=WEEKLY;BYDAY=TU;COUNT=10` (no DTSTART: the event start is). */
-  readonly rule: string;
-  /** Excluded occurrences: event-local `YYYY-MM-DD` (at the series start time) or `YYYY-MM-DD HH:MM:SS`. */
-  readonly exdates?: ReadonlyArray<string> | null | undefined;
-  /** Extra occurrences, same formats. */
-  readonly rdates?: ReadonlyArray<string> | null | undefined;
+  /** Recurring series: one row per occurrence (EXPAND, default) or per series (SERIES). */
+  readonly occurrences?: OccurrenceListing | null | undefined;
 };
 
 /** An existing venue (`id`) or one to create — or reuse when one of the same name exists (`create`). */

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { PostStatusEnum } from '../types/common.ts';
 import { DATE_BOUNDS, mapDateBounds } from '../../src/domain/date-window.ts';
+import { OccurrenceListingEnum } from './recurrence-input.ts';
 
 export const EventFilterInput = builder.inputType('EventFilter', {
   description:
@@ -22,5 +23,6 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     geolocLat: t.float(),
     geolocLng: t.float(),
     ticketed: t.boolean({ description: 'No ticketing module: true is refused, false filters nothing.' }),
+    occurrences: t.field({ type: OccurrenceListingEnum, description: 'Recurring series: one row per occurrence (EXPAND, default) or per series (SERIES).' }),
   }),
 });

@@ -19,3 +19,15 @@ export const RecurrenceScopeEnum = builder.enumType('RecurrenceScope', {
     ALL: { value: 'ALL', description: 'Every occurrence of the series.' },
   } as const,
 });
+
+export const OccurrenceListingEnum = builder.enumType('OccurrenceListing', {
+  description: 'How an event list shows recurring series.',
+  values: {
+    EXPAND: { value: 'EXPAND', description: 'One row per occurrence, as the REST API lists them (the default).' },
+    SERIES: {
+      value: 'SERIES',
+      description:
+        'One row per series: the series event (with its first occurrence\'s dates), listed when any of its occurrences matches every other filter; single events as usual.',
+    },
+  } as const,
+});

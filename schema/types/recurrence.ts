@@ -3,7 +3,8 @@
  * `Event.occurrenceOverridden`, and `cancelOccurrence`. Rules live in src/services/recurrence.ts.
  */
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { parseSeriesRule, ruleText } from '../../src/domain/recurrence.ts';
+import { parseSeriesRule } from '../../src/domain/recurrence.ts';
+import { RULE_TEXT_LANGS, ruleTextIn } from '../../src/domain/recurrence-text.ts';
 import { dateToWallClock, wallClockToDate } from '../../src/domain/wall-clock.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { cancelOccurrence } from '../../src/services/recurrence.ts';
@@ -26,8 +27,9 @@ const RecurrenceRef = builder.objectRef<SeriesFields & { recurrenceRule: string;
   fields: (t) => ({
     rule: t.string({ description: 'RRULE text (no DTSTART).', resolve: (s) => s.recurrenceRule }),
     text: t.string({
-      description: 'The rule in words (English), e.g. "every week on Tuesday until June 30, 2027".',
-      resolve: (s) => ruleText(parseSeriesRule(s.recurrenceRule, s.timezone), s.recurrenceStart),
+      description: `The rule in words, e.g. "every week on Tuesday until June 30, 2027" (English), "chaque semaine le mardi jusqu'au 30 juin 2027" (fr).`,
+      args: { lang: t.arg.string({ description: `Language: ${RULE_TEXT_LANGS.join(', ')} (the REST languages); default and anything else: en.` }) },
+      resolve: (s, args) => ruleTextIn(parseSeriesRule(s.recurrenceRule, s.timezone).options, s.recurrenceStart, args.lang),
     }),
     start: t.string({ description: 'DTSTART, event-local wall clock.', resolve: (s) => dateToWallClock(s.recurrenceStart) }),
     exdates: t.stringList({ description: 'Excluded occurrences, event-local wall clocks.', resolve: (s) => s.recurrenceExdates.map(dateToWallClock) }),
@@ -55,6 +57,23 @@ builder.prismaObjectFields(EventRef, (t) => ({
     description: 'The series this event is an occurrence of (a series is its own first occurrence); null for a single event.',
     select: (_args, _ctx, nested) => ({ occurrence: { select: { series: nested(true) } } }),
     resolve: (e, _args, ctx) => (e.occurrence && viewerCanRead(ctx, e.occurrence.series) ? e.occurrence.series : null),
+  }),
+  recurrenceId: t.string({
+    nullable: true,
+    description:
+      'On an occurrence (the series included): its RECURRENCE-ID, the event-local wall clock the rule gave it, kept when the occurrence is moved on its own; null for a single event.',
+    select: { occurrence: { select: { recurrenceLocal: true } } },
+    resolve: (e) => (e.occurrence ? dateToWallClock(e.occurrence.recurrenceLocal) : null),
+  }),
+  overrides: t.field({
+    type: [EventRef],
+    description: 'On a series: its other occurrences edited on their own (scope THIS) that the caller may read, in RECURRENCE-ID order; empty for anything else.',
+    select: (_args, _ctx, nested) => ({
+      recurrenceRule: true,
+      seriesOccurrences: { where: { overridden: true }, orderBy: { recurrenceLocal: 'asc' }, select: { eventId: true, event: nested(true) } },
+    }),
+    resolve: (e, _args, ctx) =>
+      e.recurrenceRule ? e.seriesOccurrences.filter((o) => o.eventId !== e.id && viewerCanRead(ctx, o.event)).map((o) => o.event) : [],
   }),
   occurrenceOverridden: t.boolean({
     description: 'An occurrence edited on its own (scope THIS); false for anything else.',

@@ -49,9 +49,10 @@ export interface OpenDatabaseOptions {
    * Called with every SQL statement sent to the database, inside transactions too. Transaction
    * control (BEGIN, COMMIT, ROLLBACK, savepoints) is not reported: PGlite issues it outside the
    * adapter while adapter-pg sends some of it through, so reporting it would differ per backend.
-   * Migration scripts are reported once per script.
+   * Migration scripts are reported once per script. `args` are the statement's parameters (the
+   * recurrence bench replays list statements under EXPLAIN with them).
    */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, args?: readonly unknown[]) => void;
   /** `memory:` only: start from this dump of a data directory (`PGlite.dumpDataDir()`). */
   loadDataDir?: Blob;
   /**
@@ -275,19 +276,19 @@ const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|START 
  */
 function wrapAdapter(
   adapter: SqlDriverAdapter,
-  onQuery: ((sql: string) => void) | undefined,
+  onQuery: ((sql: string, args?: readonly unknown[]) => void) | undefined,
   runScript: (script: string) => Promise<unknown>,
 ): SqlDriverAdapter {
-  const seen = (sql: string) => {
+  const seen = (sql: string, args?: readonly unknown[]) => {
     if (TRANSACTION_CONTROL.test(sql)) return;
     chargeStatement();
-    onQuery?.(sql);
+    onQuery?.(sql, args);
   };
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (q: SqlQuery) => (seen(q.sql), adapter.queryRaw(q)),
-    executeRaw: (q: SqlQuery) => (seen(q.sql), adapter.executeRaw(q)),
+    queryRaw: (q: SqlQuery) => (seen(q.sql, q.args), adapter.queryRaw(q)),
+    executeRaw: (q: SqlQuery) => (seen(q.sql, q.args), adapter.executeRaw(q)),
     executeScript: async (script) => {
       seen(script);
       try {
@@ -302,13 +303,13 @@ function wrapAdapter(
   };
 }
 
-function wrapTransaction(tx: Transaction, seen: (sql: string) => void): Transaction {
+function wrapTransaction(tx: Transaction, seen: (sql: string, args?: readonly unknown[]) => void): Transaction {
   return {
     provider: tx.provider,
     adapterName: tx.adapterName,
     options: tx.options,
-    queryRaw: (q) => (seen(q.sql), tx.queryRaw(q)),
-    executeRaw: (q) => (seen(q.sql), tx.executeRaw(q)),
+    queryRaw: (q) => (seen(q.sql, q.args), tx.queryRaw(q)),
+    executeRaw: (q) => (seen(q.sql, q.args), tx.executeRaw(q)),
     commit: () => tx.commit(),
     rollback: () => tx.rollback(),
     createSavepoint: tx.createSavepoint?.bind(tx),

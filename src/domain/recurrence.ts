@@ -8,7 +8,7 @@
  */
 import rrulePkg from 'rrule';
 import type { Options } from 'rrule';
-import { dateToWallClock, utcToLocal, wallClockToDate } from './wall-clock.ts';
+import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from './wall-clock.ts';
 import { ValidationError } from './errors.ts';
 
 // rrule ships CommonJS under an ESM facade without named exports.
@@ -142,11 +142,6 @@ export function expandSeries(series: SeriesRule, anchor: Date, rdates: Date[], e
   return { starts: [...all.values()].sort((a, b) => a.getTime() - b.getTime()), more };
 }
 
-/** Human-readable rule ("every week on Tuesday until June 30, 2027"), English. */
-export function ruleText(series: SeriesRule, anchor: Date): string {
-  return new RRule({ ...series.options, dtstart: anchor }).toText();
-}
-
 /** `YYYY-MM-DD` or `YYYY-MM-DD HH:MM[:SS]` (event-local) → floating Date; a bare date takes `time` (the series' start time). */
 export function parseSeriesDate(text: string, time: string, field: string): Date {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}(?::\d{2})?))?$/.exec(text.trim());
@@ -156,4 +151,37 @@ export function parseSeriesDate(text: string, time: string, field: string): Date
     throw new ValidationError(`Invalid date "${text}" (YYYY-MM-DD or YYYY-MM-DD HH:MM:SS).`, field, 'INVALID_DATE');
   }
   return date;
+}
+
+/** A stored series as an iCalendar feed describes it (event-local wall clocks, `YYYY-MM-DD HH:MM:SS`). */
+export interface ICalSeries {
+  rule: string;
+  exdates: readonly string[];
+  rdates: readonly string[];
+  timezone: string;
+  allDay: boolean;
+}
+
+const icalLocal = (wall: string) => wall.replace(/[-:]/g, '').replace(' ', 'T');
+
+/**
+ * The recurrence lines of a series' VEVENT (RFC 5545 §3.8.5): `RRULE`, and `EXDATE`/`RDATE` with the
+ * series' `TZID` (`VALUE=DATE` for an all-day series). A wall-clock UNTIL becomes the UTC instant
+ * RFC 5545 requires beside a TZID start (a date for an all-day series); `zone` is the TZID written
+ * (the feed's fallback when the event's zone has no VTIMEZONE; same instants).
+ */
+export function icalRecurrenceLines(series: ICalSeries, zone: string): string {
+  const { options } = parseSeriesRule(series.rule, series.timezone);
+  const parts = series.rule.split(';').filter((p) => !p.startsWith('UNTIL='));
+  if (options.until) {
+    const wall = dateToWallClock(options.until);
+    parts.push(`UNTIL=${series.allDay ? wall.slice(0, 10).replace(/-/g, '') : `${icalLocal(localToUtc(wall, series.timezone))}Z`}`);
+  }
+  const dates = (name: string, list: readonly string[]) =>
+    !list.length
+      ? []
+      : series.allDay
+        ? [`${name};VALUE=DATE:${list.map((d) => d.slice(0, 10).replace(/-/g, '')).join(',')}`]
+        : [`${name};TZID=${zone}:${list.map((d) => icalLocal(zone === series.timezone ? d : utcToLocal(localToUtc(d, series.timezone), zone))).join(',')}`];
+  return [`RRULE:${parts.join(';')}`, ...dates('EXDATE', series.exdates), ...dates('RDATE', series.rdates)].join('\n');
 }

@@ -25,6 +25,8 @@ export interface EventFilter extends DateBoundValues<string | null> {
   geolocLat?: number | null;
   geolocLng?: number | null;
   ticketed?: boolean | null;
+  /** Recurring series: one row per occurrence (default) or one per series. */
+  occurrences?: 'EXPAND' | 'SERIES' | null;
 }
 
 /** The normalized date bounds a list actually applied (the REST facade echoes them in `rest_url`). */
@@ -133,5 +135,20 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   const orderBy: Prisma.EventOrderByWithRelationInput[] = filter.include?.length
     ? [{ dateUtc: 'asc' }, { id: 'asc' }]
     : [{ [start]: 'asc' }, { id: 'asc' }];
-  return { where: { AND: and } as Prisma.EventWhereInput, orderBy, window: window.applied };
+  return { where: filter.occurrences === 'SERIES' ? onePerSeries(and) : ({ AND: and } as Prisma.EventWhereInput), orderBy, window: window.applied };
+}
+
+/**
+ * One row per series: single events matching the filters, and series rows (status and listing
+ * checked on the row itself) with at least one occurrence matching them. An EXISTS on the
+ * occurrence table's series index per candidate series.
+ */
+function onePerSeries(and: Prisma.EventWhereInput[]): Prisma.EventWhereInput {
+  const [status, listed] = and;
+  return {
+    OR: [
+      { AND: [...and, { occurrence: { is: null } }] },
+      { AND: [status, listed, { recurrenceRule: { not: null } }, { seriesOccurrences: { some: { event: { AND: and } } } }] },
+    ],
+  };
 }

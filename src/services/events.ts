@@ -8,7 +8,7 @@ import { computeEventDates } from '../domain/event-dates.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
 import { slugify } from '../domain/slug.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
-import { eventTermChanges, publishChange } from './changes.ts';
+import { eventTermChanges, publishChange, type Change } from './changes.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
@@ -314,11 +314,14 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   const now = stamp(ctx);
   await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
   // A series takes its occurrences along (issue 13).
+  const members: Change[] = [];
   await forEachSeriesMember(ctx, row.id, async (id) => {
     const member = await locatePost(ctx, 'EVENT', { id });
-    if (member.status !== 'trash') await ctx.prisma.event.update({ where: { id }, data: trashedData(member, now) });
+    if (member.status === 'trash') return;
+    await ctx.prisma.event.update({ where: { id }, data: trashedData(member, now) });
+    members.push({ kind: 'EVENT', id, action: 'DELETED', before: member });
   });
-  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...(await eventTermChanges(ctx, row.id)));
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...members, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
 }
 
@@ -348,10 +351,10 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
   const terms = await eventTermChanges(ctx, row.id);
   // A series' occurrences go with it (issue 13).
-  const members: number[] = [];
-  await forEachSeriesMember(ctx, row.id, async (id) => members.push(id));
-  await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members] } } }));
-  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...terms);
+  const members: Change[] = [];
+  await forEachSeriesMember(ctx, row.id, async (id) => members.push({ kind: 'EVENT', id, action: 'DELETED', before: await locatePost(ctx, 'EVENT', { id }) }));
+  await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members.map((m) => m.id)] } } }));
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...members, ...terms);
   return row.id;
 }
 

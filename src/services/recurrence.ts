@@ -23,6 +23,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { expandSeries, parseSeriesDate, parseSeriesRule, type SeriesRule } from '../domain/recurrence.ts';
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from '../domain/wall-clock.ts';
 import { requireEditable } from './authz.ts';
+import { publishChange, type Change } from './changes.ts';
 import { locatePost } from './posts.ts';
 import { retryOnWriteConflict } from './retry.ts';
 
@@ -129,8 +130,10 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
   const duration = series.endLocal.getTime() - series.startLocal.getTime();
   const existing = await ctx.prisma.eventOccurrence.findMany({
     where: { seriesId },
-    include: { event: { select: { startLocal: true, endLocal: true } } },
+    include: { event: { select: { startLocal: true, endLocal: true, status: true, authorId: true } } },
   });
+  // Subscriptions hear of every occurrence created, moved or deleted here (src/services/changes.ts).
+  const changes: Change[] = [];
   const wanted = new Map(starts.map((d) => [d.getTime(), d]));
   const byKey = new Map(existing.map((o) => [o.recurrenceLocal.getTime(), o]));
 
@@ -142,13 +145,16 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
     if (holder && holder.eventId !== seriesId) {
       await ctx.prisma.post.delete({ where: { id: holder.eventId } });
       byKey.delete(first.getTime());
+      changes.push({ kind: 'EVENT', id: holder.eventId, action: 'DELETED', before: holder.event });
     }
     if (own) byKey.delete(own.recurrenceLocal.getTime());
     const dates = occurrenceDates(first, own?.overridden ? series.endLocal.getTime() - series.startLocal.getTime() : duration, series.timezone);
     await ctx.prisma.event.update({ where: { id: seriesId }, data: dates });
     const row = { ...dates, recurrenceLocal: first, overridden: false };
     await ctx.prisma.eventOccurrence.upsert({ where: { eventId: seriesId }, create: { eventId: seriesId, seriesId, ...row }, update: row });
-    byKey.set(first.getTime(), { eventId: seriesId, seriesId, ...row, event: dates });
+    byKey.set(first.getTime(), { eventId: seriesId, seriesId, ...row, event: { ...dates, status: series.status, authorId: series.authorId } });
+    // A new series is announced CREATED by its writer; an existing one moved here.
+    if (own) changes.push({ kind: 'EVENT', id: seriesId, action: 'UPDATED', before: series });
   }
 
   // Occurrences not edited on their own follow the series: start = RECURRENCE-ID, the series' duration.
@@ -158,14 +164,18 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
     if (o.event.startLocal.getTime() === dates.startLocal.getTime() && o.event.endLocal.getTime() === dates.endLocal.getTime()) continue;
     await ctx.prisma.event.update({ where: { id: o.eventId }, data: dates });
     await ctx.prisma.eventOccurrence.update({ where: { eventId: o.eventId }, data: dates });
+    changes.push({ kind: 'EVENT', id: o.eventId, action: 'UPDATED', before: o.event });
   }
 
   const gone = [...byKey.values()].filter((o) => o.eventId !== seriesId && !wanted.has(o.recurrenceLocal.getTime()));
   if (gone.length) await ctx.prisma.post.deleteMany({ where: { id: { in: gone.map((o) => o.eventId) } } });
+  for (const o of gone) changes.push({ kind: 'EVENT', id: o.eventId, action: 'DELETED', before: o.event });
 
   const missing = starts.filter((d) => !byKey.has(d.getTime()));
-  if (missing.length) await createOccurrences(ctx, series, missing, duration);
+  const created = missing.length ? await createOccurrences(ctx, series, missing, duration) : [];
+  for (const id of created) changes.push({ kind: 'EVENT', id, action: 'CREATED' });
   await ctx.prisma.event.update({ where: { id: seriesId }, data: { materializedUntil: more ? until : FOREVER } });
+  publishChange(ctx, ...changes);
   return missing.length;
 }
 
@@ -176,7 +186,8 @@ function occurrenceDates(start: Date, duration: number, timezone: string) {
 
 const ymd = (d: Date) => dateToWallClock(d).slice(0, 10);
 
-async function createOccurrences(ctx: Context, series: SeriesRow, starts: Date[], duration: number) {
+/** Creates the occurrences of `starts` from the series row; returns their IDs. */
+async function createOccurrences(ctx: Context, series: SeriesRow, starts: Date[], duration: number): Promise<number[]> {
   const posts = await ctx.prisma.post.createManyAndReturn({ data: starts.map(() => ({ type: 'EVENT' as const })), select: { id: true } });
   const ids = posts.map((p) => p.id);
   try {
@@ -229,6 +240,7 @@ async function createOccurrences(ctx: Context, series: SeriesRow, starts: Date[]
     await ctx.prisma.post.deleteMany({ where: { id: { in: ids } } }).catch(() => {});
     throw error;
   }
+  return ids;
 }
 
 /** The occurrence row of an event the caller may edit, with its series; ValidationError when it is none. */
@@ -257,6 +269,7 @@ export async function cancelOccurrence(ctx: Context, id: number): Promise<number
   }
   await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: series.id }, data: { recurrenceExdates: exdates } }));
   await materializeSeries(ctx, series.id);
+  publishChange(ctx, { kind: 'EVENT', id: series.id, action: 'UPDATED', before: series });
   return series.id;
 }
 

@@ -5,10 +5,12 @@
  * the calendar's zone (same instant). All-day events are `VALUE=DATE` with an exclusive end.
  */
 import { createHash } from 'node:crypto';
-import ical, { ICalEventStatus } from 'ical-generator';
+import ical, { ICalEventStatus, type ICalCalendar } from 'ical-generator';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { DateTime } from 'luxon';
 import { htmlToText } from '../domain/text.ts';
+import { icalRecurrenceLines } from '../domain/recurrence.ts';
+import type { FeedRecurrence, FeedSeries } from './feed-series.ts';
 
 /** The subset of a REST event (`GET /events`, `GET /events/{id}`) a feed uses. */
 export interface RestEvent {
@@ -63,7 +65,18 @@ export interface FeedOptions {
 
 const hasZone = (zone: string) => Boolean(zone && getVtimezoneComponent(zone));
 
-export function buildCalendar(events: readonly RestEvent[], opts: FeedOptions): string {
+/**
+ * The feed. With `recurrence` (src/web/feed-series.ts), occurrences of a series are not VEVENTs of
+ * their own: the series is one VEVENT (UID of the series, DTSTART = the rule's start, RRULE,
+ * EXDATE, RDATE, fields from a listed occurrence or `masters`), and each override (an occurrence
+ * edited on its own) a VEVENT with the series' UID and its RECURRENCE-ID, all with TZID.
+ */
+export function buildCalendar(
+  events: readonly RestEvent[],
+  opts: FeedOptions,
+  recurrence?: FeedRecurrence,
+  masters: ReadonlyMap<number, RestEvent> = new Map(),
+): string {
   const calendarZone = hasZone(opts.siteTimezone) ? opts.siteTimezone : 'UTC';
   const cal = ical({
     name: opts.name,
@@ -72,44 +85,96 @@ export function buildCalendar(events: readonly RestEvent[], opts: FeedOptions): 
     // No calendar zone: DTSTAMP, CREATED and LAST-MODIFIED stay UTC; each event's zone gets its VTIMEZONE.
     timezone: { name: null as unknown as string, generator: getVtimezoneComponent },
   });
-  for (const e of events) {
-    const zone = hasZone(e.timezone) ? e.timezone : calendarZone;
-    // Drafts have no publication date (`0000-00-00 00:00:00`): no CREATED then.
-    const modified = utc(e.modified_utc);
-    const created = utc(e.date_utc);
-    const location = venueAddress(e.venue);
-    const organizer = (e.organizer ?? []).find((o) => o.organizer);
+  const zoneOf = (e: { timezone: string }) => (hasZone(e.timezone) ? e.timezone : calendarZone);
+  const uid = (id: number) => `cal-events-${id}@${opts.host}`;
+  const done = new Set<number>();
+  const master = (series: FeedSeries, source: RestEvent) => {
+    done.add(series.id);
+    const zone = zoneOf(series);
     let start: DateTime;
     let end: DateTime;
-    if (e.all_day) {
-      // Dates as the REST API shows them; DTEND is the day after the last day (RFC 5545 §3.6.1).
-      start = DateTime.fromISO(e.start_date.slice(0, 10), { zone });
-      end = DateTime.fromISO(e.end_date.slice(0, 10), { zone }).plus({ days: 1 });
+    if (series.allDay) {
+      const days = DateTime.fromISO(series.endDate.slice(0, 10)).diff(DateTime.fromISO(series.startDate.slice(0, 10)), 'days').days;
+      start = DateTime.fromISO(series.start.slice(0, 10), { zone });
+      end = start.plus({ days: days + 1 });
     } else {
-      start = utc(e.utc_start_date).setZone(zone);
-      end = utc(e.utc_end_date).setZone(zone);
+      // Every occurrence lasts the series row's wall-clock length (src/services/recurrence.ts).
+      const length = DateTime.fromSQL(series.endDate, { zone: 'utc' }).diff(DateTime.fromSQL(series.startDate, { zone: 'utc' }));
+      const wallEnd = DateTime.fromSQL(series.start, { zone: 'utc' }).plus(length).toFormat('yyyy-MM-dd HH:mm:ss');
+      start = DateTime.fromSQL(series.start, { zone: series.timezone }).setZone(zone);
+      end = DateTime.fromSQL(wallEnd, { zone: series.timezone }).setZone(zone);
     }
-    cal.createEvent({
-      id: `cal-events-${e.id}@${opts.host}`,
-      start,
-      end,
-      allDay: e.all_day,
-      timezone: zone,
-      summary: htmlToText(e.title),
-      description: htmlToText(e.description || e.excerpt || ''),
-      url: e.url,
-      location: location ? { title: htmlToText(location.title), address: location.address || undefined } : undefined,
-      organizer: organizer ? { name: htmlToText(organizer.organizer as string), email: organizer.email || 'noreply@invalid' } : undefined,
-      categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
-      // SEQUENCE grows with every modification: seconds since the record was created.
-      sequence: modified.isValid && created.isValid ? Math.max(0, Math.floor(modified.diff(created, 'seconds').seconds)) : 0,
-      lastModified: modified.isValid ? modified : null,
-      created: created.isValid ? created : null,
-      stamp: modified.isValid ? modified : DateTime.utc().startOf('second'),
-      status: ICalEventStatus.CONFIRMED,
-    });
+    addEvent(cal, source, zone, { id: uid(series.id), start, end, allDay: series.allDay, repeating: icalRecurrenceLines(series, zone) });
+  };
+  const overridesOnly = new Map<number, RestEvent>();
+  for (const e of events) {
+    const member = recurrence?.members.get(e.id);
+    const series = member && recurrence!.series.get(member.seriesId);
+    if (!member || !series) {
+      addEvent(cal, e, zoneOf(e), { id: uid(e.id) });
+    } else if (member.overridden && member.seriesId !== e.id) {
+      // RECURRENCE-ID: the slot the rule gave it, in the series' zone (written in the VEVENT's TZID).
+      const zone = zoneOf(series);
+      const slot = series.allDay
+        ? DateTime.fromISO(member.recurrenceId.slice(0, 10), { zone })
+        : DateTime.fromSQL(member.recurrenceId, { zone: series.timezone }).setZone(zone);
+      addEvent(cal, e, zoneOf(e), { id: uid(series.id), recurrenceId: slot });
+      if (!overridesOnly.has(series.id)) overridesOnly.set(series.id, e);
+    } else if (!done.has(series.id)) {
+      master(series, masters.get(series.id) ?? e);
+    }
   }
+  // Series listed through overrides only: their VEVENT from the series' own record.
+  for (const [id, e] of overridesOnly) if (!done.has(id)) master(recurrence!.series.get(id)!, masters.get(id) ?? e);
   return cal.toString();
+}
+
+interface VeventOverrides {
+  id: string;
+  start?: DateTime;
+  end?: DateTime;
+  allDay?: boolean;
+  recurrenceId?: DateTime;
+  repeating?: string;
+}
+
+function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOverrides) {
+  // Drafts have no publication date (`0000-00-00 00:00:00`): no CREATED then.
+  const modified = utc(e.modified_utc);
+  const created = utc(e.date_utc);
+  const location = venueAddress(e.venue);
+  const organizer = (e.organizer ?? []).find((o) => o.organizer);
+  let start: DateTime;
+  let end: DateTime;
+  if (e.all_day) {
+    // Dates as the REST API shows them; DTEND is the day after the last day (RFC 5545 §3.6.1).
+    start = DateTime.fromISO(e.start_date.slice(0, 10), { zone });
+    end = DateTime.fromISO(e.end_date.slice(0, 10), { zone }).plus({ days: 1 });
+  } else {
+    start = utc(e.utc_start_date).setZone(zone);
+    end = utc(e.utc_end_date).setZone(zone);
+  }
+  cal.createEvent({
+    id: over.id,
+    start: over.start ?? start,
+    end: over.end ?? end,
+    allDay: over.allDay ?? e.all_day,
+    timezone: zone,
+    recurrenceId: over.recurrenceId,
+    repeating: over.repeating,
+    summary: htmlToText(e.title),
+    description: htmlToText(e.description || e.excerpt || ''),
+    url: e.url,
+    location: location ? { title: htmlToText(location.title), address: location.address || undefined } : undefined,
+    organizer: organizer ? { name: htmlToText(organizer.organizer as string), email: organizer.email || 'noreply@invalid' } : undefined,
+    categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
+    // SEQUENCE grows with every modification: seconds since the record was created.
+    sequence: modified.isValid && created.isValid ? Math.max(0, Math.floor(modified.diff(created, 'seconds').seconds)) : 0,
+    lastModified: modified.isValid ? modified : null,
+    created: created.isValid ? created : null,
+    stamp: modified.isValid ? modified : DateTime.utc().startOf('second'),
+    status: ICalEventStatus.CONFIRMED,
+  });
 }
 
 /** A strong validator of a feed's text. */

@@ -23,6 +23,7 @@ import { escapeHtml, htmlToText } from '../domain/text.ts';
 import type { Config } from '../server/config.ts';
 import type { Executor } from '../server/yoga.ts';
 import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
+import { createFeedSeriesLoader } from './feed-series.ts';
 import { buildOpenApi } from './openapi.ts';
 import { createRestGet, type RestAnswer } from './rest-call.ts';
 
@@ -77,6 +78,7 @@ function listItems(events: RestEvent[]) {
 
 export function createWebRouter({ executor, config, logger, now }: { executor: Executor; config: Config; logger: Logger; now?: () => Date }): Middleware<AppState> {
   const restGet = createRestGet(createRestMiddleware({ executor, config, logger, now }) as Middleware);
+  const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
   const router = new Router();
 
@@ -140,10 +142,45 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
     return { status: 200, body: events.slice(0, FEED_MAX_EVENTS), headers: {} };
   }
 
+  /**
+   * Recurring series in a feed: the series data of the listed events, the REST records of overrides
+   * not listed (a client expanding the RRULE would show their original slot otherwise) and of series
+   * whose listed occurrences are all overrides (the series' own fields).
+   */
+  async function withSeries(ctx: Context, events: RestEvent[]) {
+    const recurrence = await feedSeries(ctx as Context & { state: AppState }, events.map((e) => e.id));
+    const listed = new Set(events.map((e) => e.id));
+    const plainMember = new Set([...recurrence.members].filter(([, m]) => !m.overridden).map(([, m]) => m.seriesId));
+    const more: RestEvent[] = [];
+    const masters = new Map<number, RestEvent>();
+    const record = async (id: number) => {
+      const answer = await get<RestEvent>(ctx, `/events/${id}`);
+      return answer.status === 200 ? answer.body : null;
+    };
+    for (const series of recurrence.series.values()) {
+      for (const id of series.overrides) {
+        if (listed.has(id)) continue;
+        const e = await record(id);
+        if (e) more.push(e);
+      }
+      if (!plainMember.has(series.id)) {
+        const master = await record(series.id);
+        if (master) masters.set(series.id, master);
+      }
+    }
+    if (more.length) {
+      // Their RECURRENCE-IDs.
+      const extra = await feedSeries(ctx as Context & { state: AppState }, more.map((e) => e.id));
+      for (const [id, m] of extra.members) recurrence.members.set(id, m);
+    }
+    return { events: [...events, ...more], recurrence, masters };
+  }
+
   /** An iCal answer with validators; 304 when the client's copy is current. */
-  function sendCalendar(ctx: Context, events: RestEvent[], name: string, filename: string) {
+  async function sendCalendar(ctx: Context, listed: RestEvent[], name: string, filename: string) {
     const urls = urlsOf(ctx);
-    const text = buildCalendar(events, { name, siteTimezone: config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' });
+    const { events, recurrence, masters } = await withSeries(ctx, listed);
+    const text = buildCalendar(events, { name, siteTimezone: config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' }, recurrence, masters);
     const etag = etagOf(text);
     const modified = lastModified(events);
     ctx.set('ETag', etag);
@@ -175,7 +212,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
   async function listFeed(ctx: Context, filters: URLSearchParams, name: string, filename: string) {
     const answer = await feedEvents(ctx, filters);
     if (answer.status !== 200) return feedError(ctx, answer);
-    sendCalendar(ctx, answer.body, name, filename);
+    await sendCalendar(ctx, answer.body, name, filename);
   }
 
   async function eventPage(ctx: Context, answer: RestAnswer<any>) {

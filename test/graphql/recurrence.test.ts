@@ -4,7 +4,9 @@ import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
 const NOW = new Date('2026-11-21T11:55:56Z');
 let h: GraphQLHarness;
-useGraphQLHarness((harness) => (h = harness), { now: () => NOW });
+const statements: string[] = [];
+let counting = false;
+useGraphQLHarness((harness) => (h = harness), { now: () => NOW, onQuery: (sql) => counting && statements.push(sql) });
 
 const OCC = `databaseId title slug startDate endDate startDateUtc endDateUtc occurrenceOverridden`;
 const EVENT_FIELDS = `
@@ -87,6 +89,18 @@ describe('rule expansion on wall clocks', () => {
     expect(starts(second)).toEqual(starts(e));
   });
 
+  it('describes the rule in the REST languages (English by default and for unknown languages)', async () => {
+    const e = await series('2027-03-02 19:00:00', '2027-03-02 21:00:00', { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630' });
+    const q = `query($id: Int) { event(id: $id) { recurrence { en: text de: text(lang: "de") fr: text(lang: "fr") pl: text(lang: "pl") xx: text(lang: "xx") } } }`;
+    expect((await h.ok(q, { id: e.databaseId })).event.recurrence).toEqual({
+      en: 'every week on Tuesday until June 30, 2027',
+      de: 'jede Woche am Dienstag bis 30. Juni 2027',
+      fr: "chaque semaine le mardi jusqu'au 30 juin 2027",
+      pl: 'co tydzień w wtorek do 30 czerwca 2027',
+      xx: 'every week on Tuesday until June 30, 2027',
+    });
+  });
+
   it('materializes an infinite rule up to the horizon only, and windows occurrences', async () => {
     const e = await series('2026-12-01 19:00:00', '2026-12-01 20:00:00', { rule: 'FREQ=WEEKLY' });
     // The horizon runs 730 days from the later of now and the series start: to 2028-11-30 19:00.
@@ -98,6 +112,65 @@ describe('rule expansion on wall clocks', () => {
       '2027-01-12 19:00:00',
       '2027-01-19 19:00:00',
     ]);
+  });
+});
+
+describe('Query.events with series', () => {
+  const LIST = `query($filter: EventFilter, $perPage: Int) { events(filter: $filter, perPage: $perPage) {
+    totalCount edges { node { databaseId title startDate
+      venues { databaseId name } organizers { databaseId name } categories { databaseId name count } tags { name }
+      parent { databaseId } series { databaseId } recurrence { rule } occurrenceOverridden } } } }`;
+  const rows = (r: { events: { edges: { node: { title: string; startDate: string } }[] } }) => r.events.edges.map((e) => `${e.node.startDate} ${e.node.title}`);
+
+  it('lists one row per occurrence (EXPAND, the default) or one per series (SERIES), totals included', async () => {
+    const input = { venues: [{ create: { name: 'Hall' } }], organizers: [{ create: { name: 'Org' } }], categories: ['music'], tags: ['live'] };
+    const weekly = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=10' }, input);
+    await series('2027-01-06 10:00:00', '2027-01-06 11:00:00', { rule: 'FREQ=DAILY;COUNT=3' }, { title: 'Daily', slug: 'daily' });
+    await h.ok(`mutation { createEvent(input: { title: "Lone", startDate: "2027-02-01 10:00", endDate: "2027-02-01 11:00" }) { ... on Event { databaseId } } }`);
+    const window = { startDate: '2027-01-01', endDate: '2027-03-31' };
+    const expand = await h.ok(LIST, { filter: window, perPage: 50 }, { as: null });
+    expect(expand.events.totalCount).toBe(14);
+    expect(await h.ok(LIST, { filter: { ...window, occurrences: 'EXPAND' }, perPage: 50 }, { as: null })).toEqual(expand);
+    const perSeries = await h.ok(LIST, { filter: { ...window, occurrences: 'SERIES' }, perPage: 50 }, { as: null });
+    expect(perSeries.events.totalCount).toBe(3);
+    expect(rows(perSeries)).toEqual(['2027-01-05 19:00:00 Jazz', '2027-01-06 10:00:00 Daily', '2027-02-01 10:00:00 Lone']);
+    expect(perSeries.events.edges[0].node.databaseId).toBe(weekly.databaseId);
+    // A window holding only later occurrences still lists the series (by its own row), once.
+    const later = await h.ok(LIST, { filter: { startDate: '2027-02-20', endDate: '2027-03-31', occurrences: 'SERIES' } }, { as: null });
+    expect(rows(later)).toEqual(['2027-01-05 19:00:00 Jazz']);
+    expect((await h.ok(LIST, { filter: { startDate: '2027-02-20', endDate: '2027-03-31' } }, { as: null })).events.totalCount).toBe(3);
+    // Other filters apply to the occurrences too.
+    expect((await h.ok(LIST, { filter: { ...window, categories: ['music'], occurrences: 'SERIES' } }, { as: null })).events.totalCount).toBe(1);
+  });
+
+  it('lists a page of 50 occurrences with every relation in as many SQL statements as plain events (at most 6)', async () => {
+    const input = {
+      venues: [{ create: { name: 'Hall' } }],
+      organizers: [{ create: { name: 'Org A' } }, { create: { name: 'Org B' } }],
+      categories: ['music', 'jazz'],
+      tags: ['live'],
+    };
+    for (let i = 0; i < 3; i++) {
+      await series(`2027-01-0${i + 5} 19:00:00`, `2027-01-0${i + 5} 21:00:00`, { rule: 'FREQ=WEEKLY;COUNT=30' }, { ...input, slug: `s${i}` });
+    }
+    statements.length = 0;
+    counting = true;
+    const r = await h.ok(LIST, { filter: { startDate: '2027-01-01', endDate: '2028-01-01' }, perPage: 50 }, { as: null });
+    counting = false;
+    expect(r.events.totalCount).toBe(90);
+    expect(r.events.edges).toHaveLength(50);
+    expect(r.events.edges.every((e: { node: { series: unknown; recurrence: unknown; organizers: unknown[] } }) => e.node.series && e.node.recurrence && e.node.organizers.length === 2)).toBe(true);
+    expect(statements.length).toBeLessThanOrEqual(6);
+    const withSeries = statements.length;
+    // The same page as single events: the statements do not grow with recurrence.
+    await h.db.prisma.$executeRawUnsafe(`UPDATE "Event" SET "parentId" = NULL, "recurrenceRule" = NULL, "recurrenceStart" = NULL`);
+    await h.db.prisma.eventOccurrence.deleteMany({});
+    statements.length = 0;
+    counting = true;
+    const plain = await h.ok(LIST, { filter: { startDate: '2027-01-01', endDate: '2028-01-01' }, perPage: 50 }, { as: null });
+    counting = false;
+    expect(plain.events.totalCount).toBe(90);
+    expect(withSeries).toBe(statements.length);
   });
 });
 

@@ -124,6 +124,35 @@ describe('subscription eventChanged', () => {
   });
 });
 
+describe('subscription eventChanged with recurring series (issue 13)', () => {
+  it('reports occurrences created, moved by a series edit, cancelled, and trashed with their series', async () => {
+    const anonymous = await sub('subscription { eventChanged { action id event { title startDate } } }');
+    const created = await server.graphql(
+      `mutation { createEvent(input: { title: "Weekly", startDate: "2030-03-05 19:00", endDate: "2030-03-05 20:00", status: PUBLISH,
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" } }) { ... on Event { databaseId occurrences { databaseId } } } }`,
+    );
+    const seriesId = created.data.createEvent.databaseId as number;
+    const [, second, third] = created.data.createEvent.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const first3 = [await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    expect(first3.map((c) => [c.action, c.id]).sort()).toEqual([['CREATED', second], ['CREATED', seriesId], ['CREATED', third]].sort());
+
+    const moved = await server.graphql(`mutation { updateEvent(id: ${seriesId}, scope: ALL, input: { startDate: "2030-03-05 20:00", endDate: "2030-03-05 21:00" }) { ... on Event { databaseId } } }`);
+    expect(moved.errors).toBeUndefined();
+    const updates = [await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    expect(updates.find((c) => c.id === third)).toEqual({ action: 'UPDATED', id: third, event: { title: 'Weekly', startDate: '2030-03-19 20:00:00' } });
+
+    const cancelled = await server.graphql(`mutation { cancelOccurrence(id: ${second}) { ... on Event { databaseId } } }`);
+    expect(cancelled.errors).toBeUndefined();
+    const afterCancel = [await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    expect(afterCancel).toContainEqual({ action: 'DELETED', id: second, event: null });
+    expect(afterCancel.find((c) => c.id === seriesId)?.action).toBe('UPDATED');
+
+    expect((await server.api(`/events/${seriesId}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
+    const trashed = [await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    expect(trashed.map((c) => [c.action, c.id]).sort()).toEqual([['DELETED', seriesId], ['DELETED', third]].sort());
+  });
+});
+
 describe('subscriptions of linked records and terms', () => {
   it('term counts, venues and organizers publish their changes too', async () => {
     const categories = await sub('subscription { eventCategoryChanged { action id eventCategory { name count } } }');

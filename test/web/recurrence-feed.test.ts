@@ -1,0 +1,112 @@
+/**
+ * iCal feeds of recurring series (issue 13): a series is one VEVENT with RRULE/EXDATE/RDATE, an
+ * override a VEVENT with the series' UID and a RECURRENCE-ID, all with TZID. Parsed back by ical.js
+ * into the instants the REST API lists, across the New York DST change (2027-03-14).
+ */
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let s: TestServer;
+let seriesId: number;
+let overrideId: number;
+let singleId: number;
+beforeAll(async () => {
+  s = await startTestServer();
+  const r = await s.graphql(
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId startDate } } ... on Error { code message } } }`,
+    {
+      input: {
+        title: 'Tuesday Jazz',
+        startDate: '2027-03-02 19:00:00',
+        endDate: '2027-03-02 21:00:00',
+        timezone: 'America/New_York',
+        venues: [{ create: { name: 'Blue Room' } }],
+        recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270413', exdates: ['2027-03-16'], rdates: ['2027-03-20 15:00:00'] },
+      },
+    },
+  );
+  seriesId = r.data.createEvent.databaseId;
+  const occurrences: { databaseId: number; startDate: string }[] = r.data.createEvent.occurrences;
+  // The 2027-03-23 occurrence moves to 20:30 and gets its own title (an override).
+  overrideId = occurrences.find((o) => o.startDate.startsWith('2027-03-23'))!.databaseId;
+  const w = await s.api(`/events/${overrideId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });
+  expect(w.status, w.text).toBe(200);
+  const single = await s.api('/events', { method: 'POST', as: 'admin', body: { title: 'Lone Gig', start_date: '2027-03-10 20:00:00', end_date: '2027-03-10 22:00:00' } });
+  expect(single.status).toBe(201);
+  singleId = single.body.id;
+});
+afterAll(async () => s?.close());
+
+function parseFeed(text: string) {
+  const root = new ICAL.Component(ICAL.parse(text));
+  for (const tz of root.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz);
+  return root.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+}
+
+const iso = (t: ICAL.Time) => t.toJSDate().toISOString().slice(0, 19).replace('T', ' ');
+
+/** Every instance a client computes from the feed: each series expanded with its exceptions, single events as they are. */
+function instances(events: ICAL.Event[]): { title: string; start: string; end: string }[] {
+  const masters = events.filter((e) => !e.isRecurrenceException());
+  for (const exception of events.filter((e) => e.isRecurrenceException())) masters.find((m) => m.uid === exception.uid)!.relateException(exception);
+  const out: { title: string; start: string; end: string }[] = [];
+  for (const e of masters) {
+    if (!e.isRecurring()) {
+      out.push({ title: e.summary, start: iso(e.startDate), end: iso(e.endDate) });
+      continue;
+    }
+    const it = e.iterator();
+    for (let next = it.next(), n = 0; next && n < 100; next = it.next(), n++) {
+      const d = e.getOccurrenceDetails(next);
+      out.push({ title: d.item.summary, start: iso(d.startDate), end: iso(d.endDate) });
+    }
+  }
+  return out.sort((a, b) => a.start.localeCompare(b.start));
+}
+
+describe('iCal feed of a recurring series', () => {
+  it('is one VEVENT with RRULE, EXDATE and RDATE, and the override a VEVENT with RECURRENCE-ID, all with TZID', async () => {
+    const feed = await s.request('/events.ics?start_date=2027-03-01&end_date=2027-04-30');
+    expect(feed.status).toBe(200);
+    const events = parseFeed(feed.text);
+    expect(events).toHaveLength(3);
+    const master = events.find((e) => e.isRecurring())!;
+    expect(master.uid).toBe(`cal-events-${seriesId}@${new URL(s.base).host}`);
+    expect(master.component.getFirstPropertyValue('rrule')!.toString()).toBe('FREQ=WEEKLY;BYDAY=TU;UNTIL=20270414T035959Z');
+    expect(feed.text).toContain('DTSTART;TZID=America/New_York:20270302T190000');
+    expect(feed.text).toContain('EXDATE;TZID=America/New_York:20270316T190000');
+    expect(feed.text).toContain('RDATE;TZID=America/New_York:20270320T150000');
+    const exception = events.find((e) => e.isRecurrenceException())!;
+    expect(exception.uid).toBe(master.uid);
+    expect(exception.summary).toBe('Jazz: guest night');
+    expect(feed.text).toContain('RECURRENCE-ID;TZID=America/New_York:20270323T190000');
+    expect(events.find((e) => e.summary === 'Lone Gig')!.uid).toBe(`cal-events-${singleId}@${new URL(s.base).host}`);
+  });
+
+  it('parses back into the instants the REST API lists, across the DST change', async () => {
+    const rest = await s.api('/events?start_date=2027-03-01&end_date=2027-04-30&per_page=50');
+    expect(rest.body.total).toBe(8);
+    const listed = rest.body.events.map((e: { title: string; utc_start_date: string; utc_end_date: string }) => ({
+      title: e.title,
+      start: e.utc_start_date,
+      end: e.utc_end_date,
+    }));
+    const feed = await s.request('/events.ics?start_date=2027-03-01&end_date=2027-04-30');
+    expect(instances(parseFeed(feed.text))).toEqual(listed);
+    // 19:00 New York on both sides of 2027-03-14: 00:00 UTC (EST), then 23:00 UTC (EDT).
+    expect(listed[0].start).toBe('2027-03-03 00:00:00');
+    expect(listed.find((e: { title: string }) => e.title === 'Jazz: guest night').start).toBe('2027-03-24 00:30:00');
+    expect(listed.at(-1).start).toBe('2027-04-13 23:00:00');
+  });
+
+  it('carries an override outside the feed window, so its slot is not shown twice; a single occurrence .ics is its series', async () => {
+    const feed = await s.request('/events.ics?start_date=2027-03-01&end_date=2027-03-10');
+    const events = parseFeed(feed.text);
+    expect(events.filter((e) => e.isRecurrenceException()).map((e) => e.summary)).toEqual(['Jazz: guest night']);
+    expect(instances(events).filter((i) => i.start.startsWith('2027-03-23'))).toEqual([]);
+    const one = await s.request(`/?post_type=cal_events&p=${overrideId}&ical=1`);
+    expect(one.status).toBe(200);
+    expect(parseFeed(one.text).map((e) => e.uid)).toEqual([`cal-events-${seriesId}@${new URL(s.base).host}`, `cal-events-${seriesId}@${new URL(s.base).host}`]);
+  });
+});
