@@ -8,7 +8,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
-import { ADMIN_LOGIN, passwordOf, SAMPLE_TIMEZONE, startTestServer, type TestServer } from '../helpers/server.ts';
+import { ADMIN_LOGIN, SAMPLE_CLOCK, SAMPLE_TIMEZONE, startTestServer, type TestServer } from '../helpers/server.ts';
 
 // The response cache (src/server/response-cache.ts) across processes: a read on one process right
 // after a write acknowledged by another is fresh, whatever the change bus does (process B below
@@ -186,10 +186,11 @@ describe('response cache, one process: random writes and reads agree with an unc
   let uncached: Server;
   let reference: Target;
   beforeAll(async () => {
-    s = await startTestServer({ now: null });
-    // A second app on the same database with the cache off.
+    // A fixed request clock (cache keys hold its second): hits do not depend on the machine's speed.
+    s = await startTestServer();
+    // A second app on the same database and clock with the cache off.
     const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_CACHE_TTL_S: '0' });
-    const { app } = buildApp({ config, db: s.db, logger: pino({ level: 'silent' }) });
+    const { app } = buildApp({ config, db: s.db, logger: pino({ level: 'silent' }), now: () => new Date(SAMPLE_CLOCK) });
     uncached = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => uncached.once('listening', resolve));
     reference = { base: `http://127.0.0.1:${(uncached.address() as AddressInfo).port}`, auth: s.authHeader('admin') };
