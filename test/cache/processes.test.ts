@@ -227,7 +227,7 @@ describe.runIf(testBackend === 'postgres')('response cache across server process
     ]);
     procs.push(pb, pc);
     [a, b, c] = [pa, pb, pc].map((p) => ({ base: p.base, auth }));
-  });
+  }, 240_000); // three server processes on a loaded machine
   afterAll(async () => {
     for (const p of procs) p.stop();
     await Promise.all(procs.map((p) => p.exited));
