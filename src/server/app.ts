@@ -14,13 +14,29 @@ import { withQueryBudget } from '../db/request-budget.ts';
 import { corsHeaders, securityHeaders } from './http-headers.ts';
 import { graphiqlAssets } from './graphiql.ts';
 import { ResponseCache } from './response-cache.ts';
+import type { CacheGeneration } from './cache-generation.ts';
 import { httpCaching } from './http-cache.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
- * `now` replaces the request clock (tests); `changes` is the change bus (default: in-process).
+ * `now` replaces the request clock (tests); `changes` is the change bus (default: in-process);
+ * `generation` the response cache's generation shared with other processes (PostgreSQL).
  */
-export function buildApp({ config, db, logger, now, changes }: { config: Config; db: Database; logger: Logger; now?: () => Date; changes?: ChangeBus }) {
+export function buildApp({
+  config,
+  db,
+  logger,
+  now,
+  changes,
+  generation,
+}: {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  now?: () => Date;
+  changes?: ChangeBus;
+  generation?: CacheGeneration | null;
+}) {
   const app = new Koa<AppState>();
   app.proxy = config.trustProxy;
   // A subscriber closing its SSE stream ends the piping of the response early: not an error.
@@ -28,7 +44,11 @@ export function buildApp({ config, db, logger, now, changes }: { config: Config;
     if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err }, 'response error');
   });
   // Read results cached in the execution chain both APIs share, emptied by every change on the bus.
-  const cache = new ResponseCache(config.cache);
+  const cache = new ResponseCache({
+    ...config.cache,
+    shared: generation,
+    onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
+  });
   const bus = cache.attach(changes ?? processChangeBus);
   const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache });
   const executor = createExecutor(yoga);
@@ -126,5 +146,5 @@ export function buildApp({ config, db, logger, now, changes }: { config: Config;
 
   app.use(createWebRouter({ executor, config, logger, now }));
   app.use(createRestMiddleware({ executor, config, logger, now }));
-  return { app, yoga, executor, cache };
+  return { app, yoga, executor, cache, changes: bus };
 }

@@ -9,6 +9,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { defaultSiteSettings } from './config.ts';
 import { createContext, type Context, type Viewer } from '../context.ts';
+import { openCacheGeneration } from './cache-generation.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -309,7 +310,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
     const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER });
-    await parsed.command.run(ctx, parsed.values, io, db);
+    try {
+      await parsed.command.run(ctx, parsed.values, io, db);
+    } finally {
+      await invalidateServerCaches(io.env.DATABASE_URL);
+    }
     return EXIT_OK;
   } catch (e) {
     if (e instanceof UsageError) {
@@ -324,6 +329,18 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   } finally {
     await db?.close().catch(() => {});
   }
+}
+
+/**
+ * Servers on the same PostgreSQL answer reads from their caches: moving the shared generation on
+ * after a command (it may have written, even if it failed halfway) makes their next reads fresh.
+ * The embedded database has no other process to tell.
+ */
+async function invalidateServerCaches(databaseUrl: string | undefined): Promise<void> {
+  const generation = openCacheGeneration(databaseUrl, { warn: () => {} });
+  if (!generation) return;
+  await generation.bump().catch(() => {}); // e.g. a database not migrated yet: no server runs on it
+  await generation.close().catch(() => {});
 }
 
 function firstLine(e: unknown): string {

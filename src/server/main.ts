@@ -10,6 +10,7 @@ import { ensureAdmin } from '../services/users.ts';
 import { configureLoginThrottle } from '../services/throttle.ts';
 import { startHorizonTimer } from '../services/recurrence.ts';
 import { createContext } from '../context.ts';
+import { openCacheGeneration } from './cache-generation.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -51,11 +52,15 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
   },
 );
 logger.info({ transport: changes.transport }, 'change bus ready');
-const { app } = buildApp({ config, db, logger, changes });
+// Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
+const generation = config.cache.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
+const { app, cache, changes: bus } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(
-  () => createContext({ prisma: db.prisma, settings: config.site, changes }),
+  () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
   (err) => logger.error({ err }, 'recurrence horizon check failed'),
+  undefined,
+  () => cache.written(),
 );
 const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
@@ -81,6 +86,7 @@ async function shutdown(signal: string) {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeThrottle();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));
+  await generation?.close().catch(() => {});
   await db.close().catch((e: unknown) => logger.error({ err: e }, 'closing the database failed'));
   logger.info('stopped');
   process.exit(0);

@@ -3,20 +3,36 @@ import { print, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.ts';
 import type { ChangeBus } from '../services/changes.ts';
+import type { CacheGeneration } from './cache-generation.ts';
 
 export interface ResponseCacheOptions {
   /** Lifetime of an entry in seconds (CAL_CACHE_TTL_S); 0 turns the cache off. */
   ttlS: number;
   /** Bytes of JSON the cache may hold (CAL_CACHE_MAX_MB). */
   maxBytes: number;
+  /** PostgreSQL: the generation shared by all processes on the database (src/server/cache-generation.ts). */
+  shared?: CacheGeneration | null;
+  /** Where a failed bump of the shared generation is reported. */
+  onError?: (err: unknown) => void;
+}
+
+interface Entry {
+  result: ExecutionResult;
+  /** The shared generation read before the result was computed ('' without one). */
+  shared: string;
 }
 
 /**
  * Results of read-only GraphQL operations (queries), shared by `/graphql` and the REST facade (both run
  * through Yoga's envelop chain). Exact invalidation, simplest form: every change on the change bus
  * (any process's committed write) empties the whole cache; a write of this process empties it
- * synchronously when it publishes, before its response returns. A generation counter keeps a read
- * that ran while a write committed from storing its (possibly older) result.
+ * synchronously when it publishes, before its response returns. A local generation counter keeps a
+ * read that ran while a write committed from storing its (possibly older) result.
+ *
+ * Several processes on one PostgreSQL: the bus alone would leave a window (its latency) in which a
+ * read on another process still finds the old entry. So every mutation bumps the database's shared
+ * generation before it is answered, and every cached read first reads it (one coalesced query,
+ * src/server/cache-generation.ts) and serves only an entry stored under that value.
  *
  * Keys: visibility class (anonymous, each signed-in user, edit context; a read password is never
  * cached), the request clock to the second (default list windows and `rest_url` move with it),
@@ -24,7 +40,9 @@ export interface ResponseCacheOptions {
  * kept results are frozen (a consumer that mutated one would otherwise corrupt it for everyone).
  */
 export class ResponseCache {
-  private readonly lru: LRUCache<string, ExecutionResult> | null;
+  private readonly lru: LRUCache<string, Entry> | null;
+  private readonly shared: CacheGeneration | null;
+  private readonly onError: (err: unknown) => void;
   private generation = 0;
   private readonly documents = new WeakMap<DocumentNode, string>();
   hits = 0;
@@ -33,12 +51,14 @@ export class ResponseCache {
   constructor(opts: ResponseCacheOptions) {
     this.lru =
       opts.ttlS > 0
-        ? new LRUCache<string, ExecutionResult>({
+        ? new LRUCache<string, Entry>({
             ttl: opts.ttlS * 1000,
             maxSize: Math.max(1, opts.maxBytes),
             sizeCalculation: (_value, key) => key.length + 1,
           })
         : null;
+    this.shared = this.lru ? (opts.shared ?? null) : null;
+    this.onError = opts.onError ?? (() => {});
   }
 
   get enabled(): boolean {
@@ -52,15 +72,30 @@ export class ResponseCache {
   }
 
   /**
-   * The bus every context of this app publishes on: a local write clears the cache synchronously,
-   * and every change of every process (received through the transport) clears it again.
+   * A write was committed outside any mutation (background work such as the recurrence horizon):
+   * empties the cache and moves the shared generation on.
+   */
+  written(): Promise<void> {
+    this.clear();
+    return this.bumpShared();
+  }
+
+  private bumpShared(): Promise<void> {
+    // A failed bump cannot undo a committed write: it is reported, and the bus still carries the change.
+    return this.shared ? this.shared.bump().catch((err: unknown) => this.onError(err)) : Promise.resolve();
+  }
+
+  /**
+   * The bus every context of this app publishes on: a local write clears the cache synchronously
+   * (and moves the shared generation on, which concurrent publishes share), and every change of
+   * every process (received through the transport) clears it again.
    */
   attach(bus: ChangeBus): ChangeBus {
     if (!this.lru) return bus;
     bus.onChange(() => this.clear());
     return {
       publish: (change) => {
-        this.clear();
+        void this.written();
         bus.publish(change);
       },
       onChange: (listener) => bus.onChange(listener),
@@ -74,30 +109,42 @@ export class ResponseCache {
       onExecute: ({ args, setResultAndStopExecution }) => {
         if (!this.lru) return;
         const operation = operationOf(args.document, args.operationName);
-        // Every mutation of this process empties the cache when it is done, also those that publish
-        // no change (users, application passwords): belt and braces for local writes.
-        if (operation !== 'query') return operation === 'mutation' ? { onExecuteDone: () => this.clear() } : undefined;
+        // A mutation is answered only once the cache is empty here and the shared generation has moved
+        // on: then no process serves a result older than it. Also for mutations that publish no change.
+        if (operation !== 'query') return operation === 'mutation' ? { onExecuteDone: () => this.written() } : undefined;
         const key = this.keyOf(args.document, args.operationName, args.variableValues, args.contextValue as Partial<Context>);
         if (key === null) return;
-        const cached = this.lru.get(key);
-        if (cached) {
-          this.hits++;
-          setResultAndStopExecution(cached);
-          return;
-        }
-        this.misses++;
-        const generation = this.generation;
-        return {
-          onExecuteDone: ({ result, setResult }) => {
-            if (Symbol.asyncIterator in result) return;
-            const r = result as ExecutionResult;
-            if (r.errors?.length || !r.data || generation !== this.generation) return;
-            const frozen = deepFreeze(r);
-            // Size by serialized length: the memory bound is in bytes of JSON, not in entries.
-            this.lru!.set(key, frozen, { size: key.length + JSON.stringify(frozen.data).length });
-            setResult(frozen);
+        if (!this.shared) return this.lookup(key, '', setResultAndStopExecution);
+        return this.shared.current().then(
+          (shared) => this.lookup(key, shared, setResultAndStopExecution),
+          (err: unknown) => {
+            this.onError(err);
+            this.misses++; // generation unknown: computed, not stored
           },
-        };
+        );
+      },
+    };
+  }
+
+  private lookup(key: string, shared: string, hit: (result: ExecutionResult) => void) {
+    const lru = this.lru!;
+    const cached = lru.get(key);
+    if (cached && cached.shared === shared) {
+      this.hits++;
+      hit(cached.result);
+      return;
+    }
+    this.misses++;
+    const generation = this.generation;
+    return {
+      onExecuteDone: ({ result, setResult }: { result: unknown; setResult: (r: ExecutionResult) => void }) => {
+        if (Symbol.asyncIterator in (result as object)) return;
+        const r = result as ExecutionResult;
+        if (r.errors?.length || !r.data || generation !== this.generation) return;
+        const frozen = deepFreeze(r);
+        // Size by serialized length: the memory bound is in bytes of JSON, not in entries.
+        lru.set(key, { result: frozen, shared }, { size: key.length + JSON.stringify(frozen.data).length });
+        setResult(frozen);
       },
     };
   }

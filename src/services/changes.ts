@@ -9,7 +9,8 @@ import type { Context } from '../context.ts';
  * LISTEN/NOTIFY) is chosen at startup (src/server/changes-transport.ts); every process sees the
  * changes of all processes sharing it, its own included, exactly once.
  */
-export type ChangeKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'EVENT_CATEGORY' | 'EVENT_TAG';
+/** USER: an account or its application passwords (no subscription field; caches follow it). */
+export type ChangeKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'EVENT_CATEGORY' | 'EVENT_TAG' | 'USER';
 export type ChangeAction = 'CREATED' | 'UPDATED' | 'DELETED' | 'RESTORED';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['CREATED', 'UPDATED', 'DELETED', 'RESTORED'];
 
@@ -95,7 +96,7 @@ export async function eventTermChanges(ctx: Context, eventId: number): Promise<C
 }
 
 /** Events linked to a venue, organizer or term, as UPDATED changes (the link goes away with it). */
-export async function linkedEventChanges(ctx: Context, kind: Exclude<ChangeKind, 'EVENT'>, id: number): Promise<Change[]> {
+export async function linkedEventChanges(ctx: Context, kind: Exclude<ChangeKind, 'EVENT' | 'USER'>, id: number): Promise<Change[]> {
   const rows: { eventId: number }[] =
     kind === 'VENUE'
       ? await ctx.prisma.eventVenue.findMany({ where: { venueId: id }, select: { eventId: true } })

@@ -424,13 +424,22 @@ export async function extendHorizons(ctx: Context): Promise<number> {
   return series.length;
 }
 
-/** Runs `extendHorizons` now and then every `everyMs` (hourly by default) without keeping the process alive. */
-export function startHorizonTimer(makeContext: () => Context, onError: (error: unknown) => void, everyMs = 3_600_000): () => void {
+/**
+ * Runs `extendHorizons` now and then every `everyMs` (hourly by default) without keeping the process
+ * alive; `onExtended` follows a run that wrote occurrences (they publish no change of their own).
+ */
+export function startHorizonTimer(
+  makeContext: () => Context,
+  onError: (error: unknown) => void,
+  everyMs = 3_600_000,
+  onExtended: () => unknown = () => {},
+): () => void {
   let running = false;
   const tick = () => {
     if (running) return;
     running = true;
     extendHorizons(makeContext())
+      .then((extended) => extended > 0 && onExtended())
       .catch(onError)
       .finally(() => (running = false));
   };

@@ -5,6 +5,10 @@ import type { Context, Viewer } from '../context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { requireViewer } from './authz.ts';
+import { publishChange, type ChangeAction } from './changes.ts';
+
+/** Account writes publish on the change bus like calendar writes: caches of every process follow. */
+const userChanged = (ctx: Context, id: number, action: ChangeAction) => publishChange(ctx, { kind: 'USER', id, action });
 
 export const hashPassword = (password: string) => hash(password);
 
@@ -206,6 +210,7 @@ export async function createUser(ctx: Context, input: UserInput): Promise<number
       },
       select: { id: true },
     });
+    userChanged(ctx, user.id, 'CREATED');
     return user.id;
   } catch (e) {
     if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
@@ -246,6 +251,7 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
     if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
     throw e;
   }
+  userChanged(ctx, id, 'UPDATED');
   return id;
 }
 
@@ -257,6 +263,7 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ id: number
   if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
   await assertNotLastAdmin(ctx, user);
   await ctx.prisma.user.delete({ where: { id } });
+  userChanged(ctx, id, 'DELETED');
   return { id: user.id, login: user.login };
 }
 
@@ -337,6 +344,7 @@ export async function createApplicationPassword(ctx: Context, name: string, user
     data: { userId: owner, name: trimmed, hash: await hash(password.replace(/\s+/g, '')) },
     select: applicationPasswordSelect,
   });
+  userChanged(ctx, owner, 'UPDATED');
   return { ...record, password };
 }
 
@@ -350,6 +358,7 @@ export async function revokeApplicationPassword(ctx: Context, uuid: string): Pro
   if (record.userId !== ctx.viewer!.id) requireAdmin(ctx);
   const deleted = await ctx.prisma.applicationPassword.deleteMany({ where: { id: record.id } });
   if (deleted.count === 0) throw notFound();
+  userChanged(ctx, record.userId, 'UPDATED');
   const { id: _id, ...summary } = record;
   return summary;
 }

@@ -15,6 +15,8 @@
  *   BENCH_SQL_SAMPLES=10          sequential requests per scenario for the SQL count
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
  *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
+ *   BENCH_UNCACHED=1              also run the read scenarios on a server with the response cache off
+ *                                 (CAL_CACHE_TTL_S=0): "(uncached)" rows next to the default, cached ones (default on)
  *   BENCH_EXPLAIN=1               EXPLAIN ANALYZE the SQL of GET /events?per_page=50 (default on)
  *   BENCH_REV=HEAD                bench this commit (git archive into a temp dir) instead of the working
  *                                 tree, so that edits landing during a long run do not mix revisions
@@ -57,6 +59,7 @@ const ONLY = env.BENCH_SCENARIOS ? new Set(list(env.BENCH_SCENARIOS, '')) : null
 const SQL_SAMPLES = Number(env.BENCH_SQL_SAMPLES ?? 10);
 const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
 const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
+const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
 const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_URL.trim().replace(/\/+$/, '')) : null;
 const SITE_TZ = 'America/New_York';
@@ -463,6 +466,20 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   }
   rss.stop();
   await server.stop();
+
+  // The same reads with the response cache off (CAL_CACHE_TTL_S=0), side by side with the cached rows above.
+  if (UNCACHED) {
+    const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'uncached server' });
+    const prss = rssSampler(plain.pid);
+    for (const sc of selected.filter((x) => x.key !== 'create')) {
+      const cached = result.scenarios.find((x) => x.key === sc.key)!;
+      const entry: ScenarioResult = { ...cached, key: `${sc.key}:uncached`, label: `${sc.label} (uncached)`, runs: [] };
+      for (const conns of CONNECTIONS) entry.runs.push(await measure(plain, { ...sc, label: entry.label }, seed, conns, 1, prss, dbCpu));
+      result.scenarios.push(entry);
+    }
+    prss.stop();
+    await plain.stop();
+  }
 
   if (EXPLAIN && listStatements.length) {
     if (pgUrl) {
