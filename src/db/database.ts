@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -14,6 +14,7 @@ import pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { guardInput } from './input-guard.ts';
 import { chargeStatement } from './request-budget.ts';
+import { emptyDatabaseImage } from './empty-database.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
@@ -118,7 +119,10 @@ async function openPGlite(
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
     }
-    pglite = await PGlite.create(dir ?? 'memory://', { ...options, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    // A new database starts from the build's prebuilt, migrated image when there is one.
+    const fresh = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
+    const loadDataDir = opts.loadDataDir ?? (fresh ? emptyDatabaseImage() : undefined);
+    pglite = await PGlite.create(dir ?? 'memory://', { ...options, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (e) {
     unlock();
     if (e instanceof DatabaseConfigError) throw e;
