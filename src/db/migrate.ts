@@ -289,7 +289,9 @@ function timestamp(d: Date): string {
 
 /**
  * Writes the image new embedded databases start from (src/db/empty-database.ts): an in-memory
- * PGlite with every migration applied, dumped as a gzipped tarball. Run by the build.
+ * PGlite with every migration applied, dumped as a gzipped tarball. Run by the build (src/build.mjs,
+ * from dist/, which knip does not follow).
+ * @public
  */
 export async function writeEmptyDatabaseImage(file = EMPTY_DATABASE_IMAGE): Promise<void> {
   rmSync(file, { force: true });
