@@ -1,5 +1,6 @@
-// Compiles the server to dist/ (tsc, tsconfig.build.json) and copies the files it reads at run time
-// (GraphQL operations, i18n JSON, templates, styles, schema.prisma and the migrations).
+// Compiles the server to dist/ (tsc, tsconfig.build.json), copies the files it reads at run time
+// (GraphQL operations, i18n JSON, templates, styles, schema.prisma and the migrations) and writes
+// the migrated empty database new embedded databases start from (dist/prisma/empty-database.tar.gz).
 //
 //   node src/build.mjs            build (incremental)
 //   node src/build.mjs --if-stale build only when a source is newer than the last build, or
@@ -10,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
@@ -72,5 +74,8 @@ for (const rel of ASSET_DIRS) {
   });
 }
 mkdirSync(dist, { recursive: true });
+// The migrated empty database new embedded databases start from (src/db/empty-database.ts).
+const { writeEmptyDatabaseImage } = await import(pathToFileURL(path.join(dist, 'src/db/migrate.js')).href);
+await writeEmptyDatabaseImage();
 writeFileSync(stampFile, JSON.stringify({ list: now.list }));
 process.stderr.write(`build: dist/ compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

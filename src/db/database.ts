@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   DriverAdapterError,
@@ -12,10 +11,10 @@ import {
   type Transaction,
 } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { guardInput } from './input-guard.ts';
 import { chargeStatement } from './request-budget.ts';
+import { emptyDatabaseImage } from './empty-database.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
@@ -72,10 +71,23 @@ export class DatabaseConfigError extends Error {
  * 128 MB of `shared_buffers` alone costs that much RSS. One session needs far less; the operating
  * system's page cache still holds the data files. `pg_trgm` backs the search indexes.
  */
-const PGLITE_OPTIONS = {
-  postgresqlconf: ['shared_buffers=16MB', 'maintenance_work_mem=16MB'],
-  extensions: { pg_trgm },
-};
+const PGLITE_CONF = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'];
+
+/**
+ * PGlite and its Prisma adapter are loaded only when an embedded database is opened: a server on
+ * PostgreSQL never needs them (they cost it start time and memory).
+ */
+async function loadPGlite() {
+  const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('pglite-prisma-adapter'),
+  ]);
+  const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm } };
+  /** The community adapter is typed against an older @prisma/driver-adapter-utils; the shapes match. */
+  const connect = (pglite: PGlite) => (new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory).connect();
+  return { PGlite, options, connect };
+}
 
 const DEFAULT_POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -102,12 +114,16 @@ async function openPGlite(
 ): Promise<Database> {
   let unlock = () => {};
   let pglite: PGlite;
+  const { PGlite, options, connect: connectPGlite } = await loadPGlite();
   try {
     if (dir) {
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
     }
-    pglite = await PGlite.create(dir ?? 'memory://', { ...PGLITE_OPTIONS, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+    // A new database starts from the build's prebuilt, migrated image when there is one.
+    const fresh = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
+    const loadDataDir = opts.loadDataDir ?? (fresh ? emptyDatabaseImage() : undefined);
+    pglite = await PGlite.create(dir ?? 'memory://', { ...options, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (e) {
     unlock();
     if (e instanceof DatabaseConfigError) throw e;
@@ -121,7 +137,7 @@ async function openPGlite(
     connect: async () => wrapAdapter(await connectPGlite(pglite), opts.onQuery, (script) => pglite.exec(script)),
     // The adapter's own shadow database is never closed; this one is, when the engine disposes it.
     connectToShadowDb: async () => {
-      const shadow = await PGlite.create(PGLITE_OPTIONS);
+      const shadow = await PGlite.create(options);
       const adapter = wrapAdapter(await connectPGlite(shadow), undefined, (script) => shadow.exec(script));
       return { ...adapter, dispose: () => shadow.close() };
     },
@@ -261,11 +277,6 @@ async function checkConnection(config: pg.ClientConfig, url: URL): Promise<void>
   } finally {
     await client.end().catch(() => {});
   }
-}
-
-/** The community adapter is typed against an older @prisma/driver-adapter-utils; the shapes match. */
-function connectPGlite(pglite: PGlite): Promise<SqlDriverAdapter> {
-  return (new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory).connect();
 }
 
 const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|START TRANSACTION|-- Implicit)\b/i;

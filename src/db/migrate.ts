@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter } from '@pri
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { openDatabase, type Database, type DatabaseSession } from './database.ts';
+import { EMPTY_DATABASE_IMAGE } from './empty-database.ts';
 
 const prismaDir = fileURLToPath(new URL('../../prisma/', import.meta.url));
 export const migrationsDir = path.join(prismaDir, 'migrations');
@@ -284,4 +285,22 @@ function engineMessage(e: unknown): string {
 
 function timestamp(d: Date): string {
   return d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+}
+
+/**
+ * Writes the image new embedded databases start from (src/db/empty-database.ts): an in-memory
+ * PGlite with every migration applied, dumped as a gzipped tarball. Run by the build (src/build.mjs,
+ * from dist/, which knip does not follow).
+ * @public
+ */
+export async function writeEmptyDatabaseImage(file = EMPTY_DATABASE_IMAGE): Promise<void> {
+  rmSync(file, { force: true });
+  const db = await openDatabase('memory:');
+  try {
+    await applyMigrations(db);
+    const dump = await db.pglite!.dumpDataDir('gzip');
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await db.close();
+  }
 }

@@ -9,7 +9,8 @@
  * scripts, styles, frames and the like, which go with their content. Attributes not listed go, so
  * do event handlers; URLs outside `wp_allowed_protocols()` (`javascript:`, `data:`, …) are dropped.
  */
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import { canPostUnfilteredHtml, type Actor } from './capabilities.ts';
 
 export type KsesContext = 'data' | 'post';
@@ -178,9 +179,18 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
   allowVulnerableTags: false,
 };
 
+/**
+ * sanitize-html (with its HTML parser) is loaded on the first write that needs filtering, not at
+ * start: most writers may post unfiltered HTML, and reads never filter. It is CommonJS, so a
+ * synchronous `require` keeps `kses` synchronous.
+ */
+let sanitizer: typeof sanitizeHtml | undefined;
+const requireHere = createRequire(import.meta.url);
+
 /** `wp_filter_kses` (`'data'`) or `wp_filter_post_kses` (`'post'`) on one value. */
 export function kses(html: string, context: KsesContext): string {
-  return sanitizeHtml(html, context === 'data' ? DATA_OPTIONS : POST_OPTIONS);
+  sanitizer ??= requireHere('sanitize-html') as typeof sanitizeHtml;
+  return sanitizer(html, context === 'data' ? DATA_OPTIONS : POST_OPTIONS);
 }
 
 /**

@@ -4,10 +4,8 @@
  * the sentence word by word in English order, so the result reads like a terse schedule line
  * ("chaque semaine le mardi jusqu'au 30 juin 2027") rather than polished prose.
  */
-import rrulePkg from 'rrule';
 import type { Options } from 'rrule';
-
-const { RRule } = rrulePkg;
+import { rrule } from './recurrence.ts';
 
 /** The REST facade's languages (rest-facade/wp/types.ts LANGS); English is the default. */
 export const RULE_TEXT_LANGS = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt', 'pl'] as const;
@@ -63,7 +61,7 @@ const names = (lang: string, count: number, option: Intl.DateTimeFormatOptions, 
  * options without dtstart, `anchor` the floating DTSTART.
  */
 export function ruleTextIn(options: Partial<Options>, anchor: Date, lang: string | null | undefined): string {
-  const rule = new RRule({ ...options, dtstart: anchor });
+  const rule = new (rrule())({ ...options, dtstart: anchor });
   const words = lang && lang !== 'en' ? WORDS[lang as keyof typeof WORDS] : undefined;
   if (!words) return rule.toText();
   // 2023-01-01 was a Sunday (rrule lists day names from Sunday).

@@ -6,13 +6,15 @@
  * (a time in a DST gap moves forward by the gap, `02:30` → `03:30`, as for single events).
  * Pure functions, no I/O.
  */
-import rrulePkg from 'rrule';
+import { createRequire } from 'node:module';
 import type { Options } from 'rrule';
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from './wall-clock.ts';
 import { ValidationError } from './errors.ts';
 
-// rrule ships CommonJS under an ESM facade without named exports.
-const { RRule } = rrulePkg;
+/** rrule (CommonJS build) is loaded when a recurrence rule is first read, not at start. */
+const requireHere = createRequire(import.meta.url);
+let rruleClass: typeof import('rrule').RRule | undefined;
+export const rrule = () => (rruleClass ??= (requireHere('rrule') as typeof import('rrule')).RRule);
 
 /** Most occurrences one series may have within the horizon (a finite rule may have no more in all). */
 export const MAX_OCCURRENCES_PER_SERIES = 1000;
@@ -91,7 +93,7 @@ export function parseSeriesRule(text: string, timezone: string): SeriesRule {
   }
   let options: Partial<Options>;
   try {
-    options = RRule.parseString(rule);
+    options = rrule().parseString(rule);
   } catch (error) {
     throw invalid(`Invalid rule: ${(error as Error).message}`);
   }
@@ -124,7 +126,7 @@ export function expandSeries(series: SeriesRule, anchor: Date, rdates: Date[], e
   // over in order through an iterator, so the set is combined here: a union, a difference, a sort).
   const fromRule: Date[] = [];
   let more = false;
-  new RRule({ ...series.options, dtstart: anchor }).all((date) => {
+  new (rrule())({ ...series.options, dtstart: anchor }).all((date) => {
     if (date > until) {
       more = true;
       return false;

@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ChangeListeners, createLocalChangeBus, type Change, type ChangeBus } from '../services/changes.ts';
@@ -34,6 +34,8 @@ function parseChange(value: unknown): Change | null {
 
 async function redisBus(url: string, channel: string, logger: Logger): Promise<ChangeBus> {
   const options = { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 3 };
+  // Loaded only with REDIS_URL set: ioredis costs a process ~20 MB and start time.
+  const { Redis } = await import('ioredis');
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
   for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err }, 'change bus: Redis connection error'));

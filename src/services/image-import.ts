@@ -2,11 +2,17 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { createRequire } from 'node:module';
 import net, { type LookupFunction } from 'node:net';
-import { imageSize } from 'image-size';
+import type { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
 import type { Context } from '../context.ts';
 import { ValidationError } from '../domain/errors.ts';
+
+/** image-size is loaded on the first image import, not at start (its CommonJS build: synchronous). */
+const requireHere = createRequire(import.meta.url);
+let imageSizeFn: typeof imageSize | undefined;
+const loadImageSize = () => (imageSizeFn ??= (requireHere('image-size') as typeof import('image-size')).imageSize);
 
 /**
  * Importing an image by URL: download it (over http/https only, size- and time-limited, a few
@@ -392,7 +398,7 @@ export function inspectImage(
     // image-size reads through a DataView over `body.buffer` without bounding it to the view, so a
     // small Buffer sharing Node's pool would let it read past the end into unrelated bytes (a
     // truncated file then "passes"). Hand it a copy that owns exactly these bytes.
-    size = imageSize(new Uint8Array(body));
+    size = loadImageSize()(new Uint8Array(body));
   } catch {
     throw new ValidationError('The image file is damaged or incomplete.', field, 'NOT_AN_IMAGE');
   }

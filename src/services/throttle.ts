@@ -14,8 +14,17 @@
  * address still works. A guess spread over many addresses throttles the account, but never for an
  * address the owner has used before, and never longer than the window after the guessing stops.
  */
-import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/**
+ * ioredis and rate-limiter-flexible (CommonJS) are loaded only when the counters are shared through
+ * Redis: without REDIS_URL they would cost every process start time and memory for nothing.
+ */
+const requireHere = createRequire(import.meta.url);
+const loadRedis = () => requireHere('ioredis') as typeof import('ioredis');
+const loadLimiters = () => requireHere('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
 
 export interface ThrottleOptions {
   /** Failures allowed per window, per address and per login. Default 10. */
@@ -214,6 +223,7 @@ export function configureLoginThrottle(opts: { limit: number; windowS: number; r
     current = new LoginThrottle({ limit: opts.limit, windowMs: opts.windowS * 1000 });
     return async () => {};
   }
+  const { Redis } = loadRedis();
   const redis = new Redis(opts.redis.url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => {}); // the insurance limiter takes over while Redis is away
   current = new SharedLoginThrottle(redis, { limit: opts.limit, windowS: opts.windowS, prefix: opts.redis.prefix });
@@ -240,6 +250,7 @@ class SharedLoginThrottle implements LoginThrottlePolicy {
   constructor(redis: Redis, opts: { limit: number; windowS: number; prefix: string }) {
     this.limit = opts.limit;
     this.share = Math.max(1, Math.min(3, opts.limit));
+    const { RateLimiterRedis, RateLimiterMemory } = loadLimiters();
     const limiter = (name: string, points: number, duration: number) =>
       new RateLimiterRedis({
         storeClient: redis,

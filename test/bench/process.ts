@@ -1,6 +1,6 @@
 /**
- * Child processes of the bench: the real server (`node --import tsx src/server/main.ts`, plus the
- * SQL-count preload) and the minimal handler, each on its own loopback port, with RSS sampling from
+ * Child processes of the bench: the real server as `npm start` runs it (compiled:
+ * `node dist/src/server/main.js`, plus the SQL-count preload) and the minimal handler, each on its own loopback port, with RSS sampling from
  * `/proc/<pid>/status` and the SQL counter reached over IPC.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PRELOAD = path.join(ROOT, 'test/bench/sql-count-preload.ts');
+const PRELOAD = path.join(ROOT, 'test/bench/sql-count-preload.mjs');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -103,7 +103,7 @@ export interface Child {
 }
 
 export interface StartOptions {
-  /** Script relative to `root`. */
+  /** Script relative to `root`: TypeScript runs through tsx, JavaScript (the compiled server) as is. */
   script: string;
   /** Project directory the script runs in (default: this checkout). */
   root?: string;
@@ -131,7 +131,8 @@ export function killChildren() {
 
 export async function startChild(opts: StartOptions): Promise<Child> {
   const port = await freePort();
-  const args = [...(opts.nodeFlags ?? []), '--import', 'tsx', ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
+  const loader = opts.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const args = [...(opts.nodeFlags ?? []), ...loader, ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' })) if (v !== undefined) env[k] = v;
   const spawnedAt = performance.now();

@@ -13,6 +13,7 @@
  *   BENCH_ROUNDS=2                rounds over all scenarios in one server process (RSS leak check)
  *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all)
  *   BENCH_SQL_SAMPLES=10          sequential requests per scenario for the SQL count
+ *   BENCH_CACHE_TTL_S=0           CAL_CACHE_TTL_S of the server (default 0: every figure uncached)
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
  *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
  *   BENCH_UNCACHED=1              also run the read scenarios on a server with the response cache off
@@ -65,8 +66,21 @@ const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_UR
 const SITE_TZ = 'America/New_York';
 /** Where the measured product lives: this checkout, or a snapshot of BENCH_REV. */
 let productRoot = ROOT;
-/** The server's entry point in the measured product (older revisions had it at src/server.ts). */
-const serverScript = () => (existsSync(path.join(productRoot, 'src/server/main.ts')) ? 'src/server/main.ts' : 'src/server.ts');
+/**
+ * The server's entry point in the measured product: the compiled one `npm start` runs (built here
+ * when stale), or for revisions from before the build, the TypeScript one (src/server.ts earlier).
+ */
+let built = '';
+function serverScript(): string {
+  if (existsSync(path.join(productRoot, 'src/build.mjs'))) {
+    if (built !== productRoot) {
+      execFileSync(process.execPath, ['src/build.mjs', '--if-stale'], { cwd: productRoot, stdio: 'inherit' });
+      built = productRoot;
+    }
+    return 'dist/src/server/main.js';
+  }
+  return existsSync(path.join(productRoot, 'src/server/main.ts')) ? 'src/server/main.ts' : 'src/server.ts';
+}
 const ADMIN = { login: 'bench-admin', password: `bench-${process.pid}-${Date.now().toString(36)}` };
 const NS = '/wp-json/cal/events/v1';
 
@@ -226,6 +240,8 @@ interface RunResult {
   backend: Backend;
   seed: Omit<SeedInfo, 'sampleEvents' | 'venueIds' | 'organizerIds' | 'tagIds' | 'topCategories'>;
   scenarios: ScenarioResult[];
+  /** Spawn to the first answer of /healthz (a seeded, migrated database). */
+  startMs: number;
   rss: { startupMB: number; idleMB?: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
   explain?: { sql: string; values: unknown[]; plan: string }[];
   profile?: ProfileSummary;
@@ -410,11 +426,21 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     CAL_ADMIN_PASSWORD: ADMIN.password,
     CAL_TIMEZONE: SITE_TZ,
     CAL_SITE_URL: undefined,
+    // Uncached figures unless asked otherwise: the response cache would answer repeated reads.
+    CAL_CACHE_TTL_S: env.BENCH_CACHE_TTL_S ?? '0',
   };
-  const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, label: 'server' });
+  const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, readyPath: '/healthz', label: 'server' });
   const rss = rssSampler(server.pid);
   const { sampleEvents, venueIds, organizerIds, tagIds, topCategories, ...seedSummary } = seed;
-  const result: RunResult = { size, backend, seed: seedSummary, scenarios: [], rss: { startupMB: mb(rss.current() ?? 0), roundMaxMB: [], afterRoundMB: [], breakdown: {} } };
+  const result: RunResult = {
+    size,
+    backend,
+    seed: seedSummary,
+    startMs: Math.round(server.readyMs),
+    scenarios: [],
+    rss: { startupMB: mb(rss.current() ?? 0), roundMaxMB: [], afterRoundMB: [], breakdown: {} },
+  };
+  console.error(`server answered /healthz ${result.startMs} ms after spawn, RSS ${result.rss.startupMB} MB`);
   const breakdown = async (when: string) => {
     const m = await server.memory();
     if (m) result.rss.breakdown[when] = Object.fromEntries(Object.entries(m).map(([k, v]) => [k, mb(v)]));
@@ -733,6 +759,7 @@ function targets(): Target[] {
   for (const r of results) {
     const limit = r.backend === 'postgres' ? 150 : 300;
     if (r.rss.idleMB !== undefined) out.push({ what: `${r.size / 1000}k ${r.backend} idle RSS`, target: `≤ ${limit} MB`, measured: `${r.rss.idleMB} MB`, ok: r.rss.idleMB <= limit });
+    out.push({ what: `${r.size / 1000}k ${r.backend} start to /healthz`, target: '≤ 2000 ms', measured: `${r.startMs} ms`, ok: r.startMs <= 2000 });
   }
   return out;
 }
@@ -753,6 +780,7 @@ function report(): string {
       parts.push(`NOTE: load average up to ${Math.max(...loads)} on ${cpus} CPUs during these runs: other work competed for the CPU; compare CPU ms/req rather than req/s.`);
     }
     parts.push(...floorRatios(r));
+    parts.push(`server start to /healthz: ${r.startMs} ms`);
     parts.push(`server RSS: ${r.rss.startupMB} MB at start, ${r.rss.idleMB ?? '?'} MB idle after warm-up; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
     for (const [when, m] of Object.entries(r.rss.breakdown)) {
       parts.push(`  ${when}: rss ${m.rss} MB = V8 heap ${m.heapTotal} MB (used ${m.heapUsed}) + external ${m.external} MB (array buffers ${m.arrayBuffers}) + code/other`);

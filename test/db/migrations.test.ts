@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseConfigError, openDatabase } from '../../src/db/database.ts';
-import { applyMigrations, diffDatabaseToSchema, migrationsDir, resolveFailedMigration } from '../../src/db/migrate.ts';
+import { applyMigrations, diffDatabaseToSchema, migrationsDir, resolveFailedMigration, writeEmptyDatabaseImage } from '../../src/db/migrate.ts';
 import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.ts';
 
 const committed = (await readdir(migrationsDir, { withFileTypes: true }))
@@ -115,6 +115,21 @@ describe.runIf(testBackend === 'pglite')('openDatabase', () => {
     expect(await second.prisma.user.findMany({ select: { login: true } })).toEqual([{ login: 'kept' }]);
     await second.close();
   });
+
+  it('the build image of an empty database is fully migrated, and a new data directory starts from it', async () => {
+    const image = path.join(tmp, 'empty-database.tar.gz');
+    await writeEmptyDatabaseImage(image);
+    const dataDir = path.join(tmp, 'from-image');
+    const db = await openDatabase(undefined, { dataDir, loadDataDir: new Blob([await readFile(image)]) });
+    try {
+      expect(await applyMigrations(db)).toEqual([]);
+      expect(await diffDatabaseToSchema(db)).toBe('');
+      await db.prisma.user.create({ data: user('on-image') });
+      expect(await db.prisma.user.count()).toBe(1);
+    } finally {
+      await db.close();
+    }
+  }, 300_000); // two PGlite instances and the schema engine's diff: minutes on a loaded machine
 
   it('refuses a data directory locked by another live process', async () => {
     const dataDir = path.join(tmp, 'locked');
