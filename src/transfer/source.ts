@@ -15,6 +15,8 @@ export interface SourceOptions {
   /** First backoff delay; doubles per attempt (capped at 30 s). */
   backoffMs?: number;
   timeoutMs?: number;
+  /** Pages of a list fetched at once, ahead of the one being written (default 4). */
+  concurrency?: number;
   /** Told of each retry (for the progress output). */
   onRetry?: (url: string, reason: string, waitMs: number) => void;
 }
@@ -40,14 +42,19 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 export class Source {
   readonly root: string;
   private readonly auth?: string;
-  private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs'>> & SourceOptions;
+  private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'concurrency'>> & SourceOptions;
 
   constructor(opts: SourceOptions) {
     this.root = opts.root.replace(/\/+$/, '');
-    this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, ...opts };
+    this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, concurrency: 4, ...opts };
     if (opts.login !== undefined && opts.password !== undefined) {
       this.auth = 'Basic ' + Buffer.from(`${opts.login}:${opts.password}`).toString('base64');
     }
+  }
+
+  /** Requests made at once (pages ahead, probes). */
+  get concurrency(): number {
+    return Math.max(1, this.opts.concurrency);
   }
 
   /** Namespace: `tribe/events/v1` or `cal/events/v1` (the last two path segments of the root plus one). */
@@ -138,10 +145,20 @@ export class Source {
       const url = this.url(path, { ...params, per_page: PER_PAGE, page });
       return { url, res: await this.get(url) };
     };
-    // The next page is fetched while the caller works on this one.
-    let next: Promise<{ url: string; res: SourceResponse }> = fetchPage(1);
+    // Pages ahead are fetched while the caller works on this one: up to `concurrency` at once once
+    // the first page has told how many there are, else the next one only.
+    const inflight = new Map<number, Promise<{ url: string; res: SourceResponse }>>();
+    const want = (page: number) => {
+      if (inflight.has(page)) return;
+      const p = fetchPage(page);
+      p.catch(() => {}); // raised when awaited
+      inflight.set(page, p);
+    };
+    want(1);
     for (let page = 1; ; page++) {
-      const { url, res } = await next;
+      want(page);
+      const { url, res } = await inflight.get(page)!;
+      inflight.delete(page);
       if (res.status === 400 || res.status === 404) {
         if (page === 1) throw new SourceError(`${url}: answered ${res.status}: ${describe(res.body)}`);
         return;
@@ -154,8 +171,8 @@ export class Source {
       if (page === 1) onTotal?.(Number(res.headers.get('x-wp-total') ?? (body as { total?: number }).total ?? items.length));
       const last = !items.length || (totalPages && page >= totalPages) || items.length < PER_PAGE;
       if (!last) {
-        next = fetchPage(page + 1);
-        next.catch(() => {}); // raised when awaited
+        const upto = totalPages ? Math.min(totalPages, page + this.concurrency) : page + 1;
+        for (let next = page + 1; next <= upto; next++) want(next);
       }
       yield items;
       if (last) return;
