@@ -125,7 +125,8 @@ export class Source {
         wait = retryAfterMs(res.headers.get('retry-after'));
       } catch (error) {
         if (error instanceof SourceError) throw error;
-        last = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        last = (error as Error).name === 'TimeoutError' ? 'timeout' : `${(error as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''}`;
       }
       if (attempt >= this.opts.attempts) throw new SourceError(`${url}: ${last} after ${attempt} attempts`);
       const backoff = Math.min(30_000, this.opts.backoffMs * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
