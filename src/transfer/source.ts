@@ -29,6 +29,9 @@ export interface SourceResponse {
 
 export class SourceError extends Error {}
 
+/** Errors of a request sent on a kept-alive connection the other side had closed. */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `Retry-After` as milliseconds (seconds or an HTTP date), or null. */
@@ -97,6 +100,7 @@ export class Source {
 
   private async attempt(url: string, json?: unknown): Promise<SourceResponse> {
     let last = '';
+    let staleRetried = false;
     for (let attempt = 1; ; attempt++) {
       let wait: number | null = null;
       try {
@@ -127,6 +131,13 @@ export class Source {
         if (error instanceof SourceError) throw error;
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         last = (error as Error).name === 'TimeoutError' ? 'timeout' : `${(error as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''}`;
+        // A kept-alive connection the server closed meanwhile (our event loop was busy writing past
+        // its keep-alive timeout): nothing is wrong with the source, ask again at once on a new one.
+        if (cause?.code && STALE_CONNECTION.has(cause.code) && !staleRetried) {
+          staleRetried = true;
+          attempt--;
+          continue;
+        }
       }
       if (attempt >= this.opts.attempts) throw new SourceError(`${url}: ${last} after ${attempt} attempts`);
       const backoff = Math.min(30_000, this.opts.backoffMs * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);

@@ -184,7 +184,7 @@ describe('cal -- import output', { timeout: 300_000 }, () => {
     await applyMigrations(db);
     await ensureAdmin(db.prisma, 'owner', 'owner password');
     await db.close();
-  });
+  }, 180_000);
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
