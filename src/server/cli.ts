@@ -51,7 +51,7 @@ Commands:
   app-password:list --login L [--json]
   app-password:revoke --uuid U
   migrate:resolve (--applied NAME | --rolled-back NAME)           record how a failed migration ended
-  import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json]
+  import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json] [--concurrency N]
                                        from a REST root: …/wp-json/tribe/events/v1 or …/wp-json/cal/events/v1
   import --file F [--dry-run] [--json]  restore an export
   export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default)
@@ -224,7 +224,7 @@ function printSummary(summary: Summary, v: Values, io: Io) {
 
 Object.assign(commands, {
   import: {
-    options: { from: str, file: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag },
+    options: { from: str, file: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
     required: [],
     async run(ctx, v, io) {
       if (!v.from === !v.file) throw new UsageError('give --from URL or --file F');
@@ -237,8 +237,11 @@ Object.assign(commands, {
           throw new UsageError(`--from: not an http(s) URL: ${v.from as string}`);
         }
       }
+      const concurrency = v.concurrency === undefined ? undefined : Number(v.concurrency);
+      if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 32)) throw new UsageError('--concurrency: a whole number from 1 to 32');
       const progress = createProgress(io.progress ?? process.stderr);
       const opts = {
+        source: concurrency ? { concurrency } : undefined,
         from: v.from as string | undefined,
         file: v.file as string | undefined,
         login: v.login as string | undefined,

@@ -283,6 +283,57 @@ export async function restorePost(
   return { id, action: 'created' };
 }
 
+/**
+ * Creates many new events, venues or organizers at once (a page of an import): a handful of
+ * statements for the lot instead of a dozen per record. Only records that would come out exactly as
+ * `restorePost` would write them are taken here: valid, under their `preferredId` (free), with their
+ * slug as given (free, and not twice in the batch). The others are returned (`rest`, their indices)
+ * for `restorePost`, which settles them one by one and reports their errors.
+ */
+export async function createPosts(
+  ctx: Context,
+  kind: TransferKind,
+  items: { preferredId: number | null; record: EventRecord | VenueRecord | OrganizerRecord }[],
+): Promise<{ created: { index: number; id: number }[]; rest: number[] }> {
+  requireAdmin(ctx);
+  const rest: number[] = [];
+  const ok: { index: number; id: number; slug: string | null; data: Record<string, unknown> }[] = [];
+  const wanted = items.map((i) => i.preferredId).filter((id): id is number => !!id && id > 0 && id <= 2_147_483_647);
+  const slugs = items.map((i) => i.record.slug).filter((s): s is string => !!s);
+  const takenIds = new Set((await ctx.prisma.post.findMany({ where: { id: { in: wanted } }, select: { id: true } })).map((p) => p.id));
+  const takenSlugs = new Set((await delegate(ctx, kind).findMany({ where: { slug: { in: slugs } }, select: { slug: true } })).map((r) => r.slug));
+  const ids = new Set<number>();
+  items.forEach(({ preferredId: id, record }, index) => {
+    const slug = record.slug || null;
+    if (!id || !wanted.includes(id) || takenIds.has(id) || ids.has(id) || (slug && takenSlugs.has(slug))) return void rest.push(index);
+    let data: Record<string, unknown>;
+    try {
+      data = kind === 'EVENT' ? eventData(record as EventRecord) : linkedData(kind, record as VenueRecord);
+    } catch {
+      return void rest.push(index);
+    }
+    ids.add(id);
+    if (slug) takenSlugs.add(slug);
+    ok.push({ index, id, slug, data });
+  });
+  if (!ok.length) return { created: [], rest };
+  await ctx.prisma.post.createMany({ data: ok.map((o) => ({ id: o.id, type: kind })) });
+  await delegate(ctx, kind).createMany({ data: ok.map((o) => ({ ...o.data, id: o.id, slug: o.slug })) as never });
+  if (kind === 'EVENT') {
+    const events = ok.map((o) => ({ id: o.id, record: items[o.index].record as EventRecord }));
+    const rows = <T>(pick: (e: EventRecord, id: number) => T[]) => events.flatMap((e) => pick(e.record, e.id));
+    await ctx.prisma.eventVenue.createMany({ data: rows((e, eventId) => e.venueIds.map((venueId, position) => ({ eventId, venueId, position }))) });
+    await ctx.prisma.eventOrganizer.createMany({ data: rows((e, eventId) => e.organizerIds.map((organizerId, position) => ({ eventId, organizerId, position }))) });
+    // Ascending term IDs, as restorePost links them (the count triggers lock terms in that order).
+    const terms = (field: 'categoryIds' | 'tagIds') =>
+      rows((e, eventId) => ascending(e[field]).map((termId) => ({ eventId, termId }))).sort((a, b) => a.termId - b.termId || a.eventId - b.eventId);
+    await ctx.prisma.eventCategory.createMany({ data: terms('categoryIds').map(({ eventId, termId }) => ({ eventId, categoryId: termId })) });
+    await ctx.prisma.eventTag.createMany({ data: terms('tagIds').map(({ eventId, termId }) => ({ eventId, tagId: termId })) });
+  }
+  await syncSequence(ctx, 'Post');
+  return { created: ok.map((o) => ({ index: o.index, id: o.id })), rest };
+}
+
 /** Creates or updates one category or tag as given (parent checked: it must exist and not be a descendant). */
 export async function restoreTerm(
   ctx: Context,

@@ -12,6 +12,7 @@ import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
 import { deleteTerm } from '../services/terms.ts';
 import {
+  createPosts,
   importImage,
   restoreAttachment,
   restoreEventParent,
@@ -19,12 +20,14 @@ import {
   restoreTerm,
   restoreUser,
   type EventRecord,
+  type OrganizerRecord,
   type TermRecord,
   type TransferKind,
+  type VenueRecord,
 } from '../services/transfer.ts';
 import { mapEvent, mapOrganizer, mapTerm, mapVenue, type Mapped } from './map.ts';
 import type { Progress } from './progress.ts';
-import { Source, type SourceOptions } from './source.ts';
+import { PER_PAGE, Source, type SourceOptions } from './source.ts';
 
 export const KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
 type Kind = (typeof KINDS)[number];
@@ -149,13 +152,24 @@ class Importer {
   }
 
   private async exists(kind: Kind, id: number) {
+    return (await this.existing(kind, [id])).has(id);
+  }
+
+  /** Which of these local IDs hold a record of the kind (one query). */
+  private async existing(kind: Kind, ids: number[]): Promise<Set<number>> {
     const p = this.ctx.prisma;
-    const where = { where: { id }, select: { id: true } };
-    if (kind === 'categories') return !!(await p.category.findUnique(where));
-    if (kind === 'tags') return !!(await p.tag.findUnique(where));
-    if (kind === 'venues') return !!(await p.venue.findUnique(where));
-    if (kind === 'organizers') return !!(await p.organizer.findUnique(where));
-    return !!(await p.event.findUnique(where));
+    const args = { where: { id: { in: ids } }, select: { id: true } };
+    const rows =
+      kind === 'categories'
+        ? await p.category.findMany(args)
+        : kind === 'tags'
+          ? await p.tag.findMany(args)
+          : kind === 'venues'
+            ? await p.venue.findMany(args)
+            : kind === 'organizers'
+              ? await p.organizer.findMany(args)
+              : await p.event.findMany(args);
+    return new Set(rows.map((r) => r.id));
   }
 
   author(sourceId: number | null): number {
@@ -206,22 +220,75 @@ class Importer {
     }
   }
 
-  /** `localImage`: the local attachment already known (file restores), else the source image is imported. */
-  async post(kind: 'venues' | 'organizers' | 'events', m: Mapped<any>, localImage?: number | null) {
-    const imageId = localImage !== undefined ? localImage : await this.image(kind, m);
-    const record = { ...m.record };
-    // The digest covers the source record (with its source references), so it is stable across runs.
-    await this.apply(kind, m.sourceId, { ...record, author: m.author, image: m.image?.url ?? null }, (ctx, localId) => {
-      const local = { ...record, authorId: this.author(m.author), imageId };
-      if (kind === 'events') {
-        const e = local as EventRecord;
-        e.venueIds = e.venueIds.map((id) => this.local('venue', id)).filter((id): id is number => !!id);
-        e.organizerIds = e.organizerIds.map((id) => this.local('organizer', id)).filter((id): id is number => !!id);
-        e.categoryIds = e.categoryIds.map((id) => this.local('category', id)).filter((id): id is number => !!id);
-        e.tagIds = e.tagIds.map((id) => this.local('tag', id)).filter((id): id is number => !!id);
-      }
-      return restorePost(ctx, POST_KIND[kind]!, localId, m.sourceId, local);
+  /**
+   * A page of events, venues or organizers. Unchanged records are found with one query; new ones
+   * are created together in one transaction with their mapping rows (createPosts); the rest
+   * (changed records, and new ones createPosts leaves: ID or slug taken, invalid) one by one, each
+   * with its mapping row, so a bad record is reported alone. `localImage`: the local attachment
+   * already known (file restores), else the source image is imported.
+   */
+  async posts(kind: 'venues' | 'organizers' | 'events', page: { m: Mapped<any>; localImage?: number | null }[]) {
+    const counts = this.summary.kinds[kind];
+    const entries: { sourceId: number; key: string; hash: string; digested: unknown; build: () => EventRecord | VenueRecord | OrganizerRecord }[] = [];
+    for (const { m, localImage } of page) {
+      const imageId = localImage !== undefined ? localImage : await this.image(kind, m);
+      const record = { ...m.record };
+      // The digest covers the source record (with its source references), so it is stable across runs.
+      const digested = { ...record, author: m.author, image: m.image?.url ?? null };
+      const build = () => {
+        const local = { ...record, authorId: this.author(m.author), imageId };
+        if (kind === 'events') {
+          const e = local as EventRecord;
+          e.venueIds = e.venueIds.map((id) => this.local('venue', id)).filter((id): id is number => !!id);
+          e.organizerIds = e.organizerIds.map((id) => this.local('organizer', id)).filter((id): id is number => !!id);
+          e.categoryIds = e.categoryIds.map((id) => this.local('category', id)).filter((id): id is number => !!id);
+          e.tagIds = e.tagIds.map((id) => this.local('tag', id)).filter((id): id is number => !!id);
+        }
+        return local;
+      };
+      entries.push({ sourceId: m.sourceId, key: `${SINGULAR[kind]}:${m.sourceId}`, hash: digest(digested), digested, build });
+    }
+    const same = entries.filter((e) => this.map.get(e.key)?.hash === e.hash);
+    const present = same.length ? await this.existing(kind, same.map((e) => this.map.get(e.key)!.localId)) : new Set<number>();
+    const todo = entries.filter((e) => {
+      const known = this.map.get(e.key);
+      if (!known || known.hash !== e.hash || !present.has(known.localId)) return true;
+      this.seen.get(kind)!.add(e.sourceId);
+      counts.unchanged++;
+      this.progress.tick(kind);
+      return false;
     });
+    let single = todo;
+    const fresh = todo.filter((e) => !this.map.has(e.key));
+    if (!this.opts.dryRun && fresh.length > 1) {
+      try {
+        const done = await this.ctx.prisma.$transaction(
+          async (tx) => {
+            const ctx = { ...this.ctx, prisma: tx as unknown as Context['prisma'] };
+            const r = await createPosts(ctx, POST_KIND[kind]!, fresh.map((e) => ({ preferredId: e.sourceId, record: e.build() })));
+            await tx.transferMapping.createMany({
+              data: r.created.map(({ index, id }) => ({ source: this.sourceKey, kind: SINGULAR[kind], sourceId: fresh[index].sourceId, localId: id, hash: fresh[index].hash })),
+            });
+            return r;
+          },
+          { timeout: 120_000 },
+        );
+        for (const { index, id } of done.created) {
+          const e = fresh[index];
+          this.seen.get(kind)!.add(e.sourceId);
+          this.map.set(e.key, { localId: id, hash: e.hash });
+          counts.created++;
+          this.progress.tick(kind);
+        }
+        const left = new Set(done.rest.map((i) => fresh[i]));
+        single = todo.filter((e) => !fresh.includes(e) || left.has(e));
+      } catch {
+        // Settled one by one below, where each error is reported with its record.
+      }
+    }
+    for (const e of single) {
+      await this.apply(kind, e.sourceId, e.digested, (ctx, localId) => restorePost(ctx, POST_KIND[kind]!, localId, e.sourceId, e.build()));
+    }
   }
 
   /** `--prune`: local records imported from this source earlier that the source no longer lists. */
@@ -279,23 +346,22 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   await mapUsers(ctx, source, imp);
   const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition };
 
-  const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: any) => Mapped<T>, each?: (m: Mapped<T>) => Promise<void>) => {
+  const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: any) => Mapped<T>, each?: (page: Mapped<T>[]) => Promise<void>) => {
     const all: Mapped<T>[] = [];
     progress.start(kind, 0);
     const list = source.list(path, kind, params, (total) => progress.total(kind, total));
     for await (const page of list) {
+      const mapped: Mapped<T>[] = [];
       for (const raw of page) {
-        let m: Mapped<T>;
         try {
-          m = map(raw);
+          mapped.push(map(raw));
         } catch (error) {
           imp.fail(kind, Number((raw as { id?: number }).id) || null, error);
           progress.tick(kind);
-          continue;
         }
-        if (each) await each(m);
-        else all.push(m);
       }
+      if (each) await each(mapped);
+      else all.push(...mapped);
     }
     return all;
   };
@@ -303,33 +369,40 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   await imp.terms('categories', await collect('categories', '/categories', { hide_empty: 'false' }, mapTerm));
   await imp.terms('tags', await collect('tags', '/tags', { hide_empty: 'false' }, mapTerm));
   const postIds = new Set<number>();
-  for (const kind of ['venues', 'organizers'] as const) {
-    await collect(kind, `/${kind}`, statusParam, (o: any): Mapped<unknown> => (kind === 'venues' ? mapVenue(o) : mapOrganizer(o)), async (m) => {
+  const listed = (page: Mapped<unknown>[]) => {
+    for (const m of page) {
       postIds.add(m.sourceId);
       if (m.image?.id) postIds.add(m.image.id);
-      await imp.post(kind, m);
-    });
+    }
+    return page.map((m) => ({ m }));
+  };
+  for (const kind of ['venues', 'organizers'] as const) {
+    await collect(kind, `/${kind}`, statusParam, (o: any): Mapped<unknown> => (kind === 'venues' ? mapVenue(o) : mapOrganizer(o)), (page) => imp.posts(kind, listed(page)));
   }
   const eventParams = { ...statusParam, start_date: '1900-01-01 00:00:00', end_date: '2999-12-31 23:59:59' };
-  await collect('events', '/events', eventParams, (o) => mapEvent(o, site), async (m) => {
-    postIds.add(m.sourceId);
-    if (m.image?.id) postIds.add(m.image.id);
-    await imp.post('events', m);
-  });
-  // Events hidden from listings appear in no list: probe the IDs between the ones seen.
+  await collect('events', '/events', eventParams, (o) => mapEvent(o, site), (page) => imp.posts('events', listed(page)));
+  // Events hidden from listings appear in no list: probe the IDs between the ones seen, as many
+  // at once as pages are fetched.
   const max = Math.max(0, ...postIds);
-  let probes = 0;
-  for (let id = 1; id <= max + 50 && probes < (opts.probeLimit ?? 2000); id++) {
-    if (postIds.has(id)) continue;
-    probes++;
-    const res = await source.get(source.url(`/events/${id}`));
-    if (res.status !== 200) continue;
-    try {
-      await imp.post('events', mapEvent(res.body as Record<string, unknown>, site));
-    } catch (error) {
-      imp.fail('events', id, error);
+  const probe: number[] = [];
+  for (let id = 1; id <= max + 50 && probe.length < (opts.probeLimit ?? 2000); id++) if (!postIds.has(id)) probe.push(id);
+  const hidden: { m: Mapped<EventRecord> }[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < probe.length) {
+      const id = probe[next++];
+      const res = await source.get(source.url(`/events/${id}`));
+      if (res.status !== 200) continue;
+      try {
+        hidden.push({ m: mapEvent(res.body as Record<string, unknown>, site) });
+      } catch (error) {
+        imp.fail('events', id, error);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: source.concurrency }, worker));
+  hidden.sort((a, b) => a.m.sourceId - b.m.sourceId);
+  for (let i = 0; i < hidden.length; i += PER_PAGE) await imp.posts('events', hidden.slice(i, i + PER_PAGE));
   if (opts.prune) await imp.prune();
   progress.stop();
   return { ...imp.finish(), sourceSeconds: Math.round(source.requestMs / 100) / 10 };
@@ -404,7 +477,7 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
         if (kind === 'event' && record.parentId) parents.push({ id, parent: record.parentId });
         const { authorId, imageId, ...rest } = record;
         const image = imageId ? imp.local('image', imageId) : null;
-        await imp.post(plural, { sourceId: id, author: authorId, image: null, record: kind === 'event' ? { ...rest, parentId: null, imageId } : { ...rest, imageId } }, image);
+        await imp.posts(plural, [{ m: { sourceId: id, author: authorId, image: null, record: kind === 'event' ? { ...rest, parentId: null, imageId } : { ...rest, imageId } }, localImage: image }]);
       } else {
         imp.fail('line', n, new Error(`unknown kind "${kind}"`));
       }

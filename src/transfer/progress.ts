@@ -12,7 +12,11 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(stream: NodeJS.WriteStream | { isTTY?: boolean; write(s: string): unknown }, quiet = false): Progress {
+export function createProgress(
+  stream: NodeJS.WriteStream | { isTTY?: boolean; write(s: string): unknown },
+  quiet = false,
+  { every = 2000, now = Date.now }: { every?: number; now?: () => number } = {},
+): Progress {
   if (quiet) return { start() {}, tick() {}, total() {}, note() {}, stop() {} };
   if (stream.isTTY) {
     const multi = new MultiBar(
@@ -28,22 +32,27 @@ export function createProgress(stream: NodeJS.WriteStream | { isTTY?: boolean; w
       stop: () => multi.stop(),
     };
   }
-  const counts = new Map<string, { done: number; total: number }>();
-  let last = Date.now();
+  // Not a terminal: a line per kind every few seconds (`every` ms) while it moves, and one when it
+  // is done (all counted, or at the end: an empty list, or more records than the total announced).
+  const counts = new Map<string, { done: number; total: number; printed: string }>();
+  let last = now();
+  const current = (kind: string, c: { done: number; total: number }) => `${kind}: ${c.done}/${Math.max(c.total, c.done)}`;
   const line = (kind: string) => {
     const c = counts.get(kind)!;
-    stream.write(`${kind}: ${c.done}/${c.total}\n`);
+    c.printed = current(kind, c);
+    stream.write(c.printed + '\n');
   };
   return {
     start(kind, total) {
-      counts.set(kind, { done: 0, total });
+      for (const [k, c] of counts) if (c.printed !== current(k, c)) line(k);
+      counts.set(kind, { done: 0, total, printed: '' });
     },
     tick(kind, n = 1) {
       const c = counts.get(kind);
       if (!c) return;
       c.done += n;
-      if (Date.now() - last >= 2000 || c.done === c.total) {
-        last = Date.now();
+      if (now() - last >= every || c.done === c.total) {
+        last = now();
         line(kind);
       }
     },
@@ -52,6 +61,8 @@ export function createProgress(stream: NodeJS.WriteStream | { isTTY?: boolean; w
       if (c) c.total = total;
     },
     note: (l) => void stream.write(l + '\n'),
-    stop() {},
+    stop() {
+      for (const [k, c] of counts) if (c.printed !== current(k, c)) line(k);
+    },
   };
 }

@@ -15,6 +15,8 @@ export interface SourceOptions {
   /** First backoff delay; doubles per attempt (capped at 30 s). */
   backoffMs?: number;
   timeoutMs?: number;
+  /** Pages of a list fetched at once, ahead of the one being written (default 4). */
+  concurrency?: number;
   /** Told of each retry (for the progress output). */
   onRetry?: (url: string, reason: string, waitMs: number) => void;
 }
@@ -26,6 +28,9 @@ export interface SourceResponse {
 }
 
 export class SourceError extends Error {}
+
+/** Errors of a request sent on a kept-alive connection the other side had closed. */
+const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,14 +45,19 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 export class Source {
   readonly root: string;
   private readonly auth?: string;
-  private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs'>> & SourceOptions;
+  private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'concurrency'>> & SourceOptions;
 
   constructor(opts: SourceOptions) {
     this.root = opts.root.replace(/\/+$/, '');
-    this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, ...opts };
+    this.opts = { attempts: 6, backoffMs: 500, timeoutMs: 30_000, concurrency: 4, ...opts };
     if (opts.login !== undefined && opts.password !== undefined) {
       this.auth = 'Basic ' + Buffer.from(`${opts.login}:${opts.password}`).toString('base64');
     }
+  }
+
+  /** Requests made at once (pages ahead, probes). */
+  get concurrency(): number {
+    return Math.max(1, this.opts.concurrency);
   }
 
   /** Namespace: `tribe/events/v1` or `cal/events/v1` (the last two path segments of the root plus one). */
@@ -90,6 +100,7 @@ export class Source {
 
   private async attempt(url: string, json?: unknown): Promise<SourceResponse> {
     let last = '';
+    let staleRetried = false;
     for (let attempt = 1; ; attempt++) {
       let wait: number | null = null;
       try {
@@ -118,7 +129,15 @@ export class Source {
         wait = retryAfterMs(res.headers.get('retry-after'));
       } catch (error) {
         if (error instanceof SourceError) throw error;
-        last = (error as Error).name === 'TimeoutError' ? 'timeout' : (error as Error).message;
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        last = (error as Error).name === 'TimeoutError' ? 'timeout' : `${(error as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''}`;
+        // A kept-alive connection the server closed meanwhile (our event loop was busy writing past
+        // its keep-alive timeout): nothing is wrong with the source, ask again at once on a new one.
+        if (cause?.code && STALE_CONNECTION.has(cause.code) && !staleRetried) {
+          staleRetried = true;
+          attempt--;
+          continue;
+        }
       }
       if (attempt >= this.opts.attempts) throw new SourceError(`${url}: ${last} after ${attempt} attempts`);
       const backoff = Math.min(30_000, this.opts.backoffMs * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
@@ -138,10 +157,20 @@ export class Source {
       const url = this.url(path, { ...params, per_page: PER_PAGE, page });
       return { url, res: await this.get(url) };
     };
-    // The next page is fetched while the caller works on this one.
-    let next: Promise<{ url: string; res: SourceResponse }> = fetchPage(1);
+    // Pages ahead are fetched while the caller works on this one: up to `concurrency` at once once
+    // the first page has told how many there are, else the next one only.
+    const inflight = new Map<number, Promise<{ url: string; res: SourceResponse }>>();
+    const want = (page: number) => {
+      if (inflight.has(page)) return;
+      const p = fetchPage(page);
+      p.catch(() => {}); // raised when awaited
+      inflight.set(page, p);
+    };
+    want(1);
     for (let page = 1; ; page++) {
-      const { url, res } = await next;
+      want(page);
+      const { url, res } = await inflight.get(page)!;
+      inflight.delete(page);
       if (res.status === 400 || res.status === 404) {
         if (page === 1) throw new SourceError(`${url}: answered ${res.status}: ${describe(res.body)}`);
         return;
@@ -154,8 +183,8 @@ export class Source {
       if (page === 1) onTotal?.(Number(res.headers.get('x-wp-total') ?? (body as { total?: number }).total ?? items.length));
       const last = !items.length || (totalPages && page >= totalPages) || items.length < PER_PAGE;
       if (!last) {
-        next = fetchPage(page + 1);
-        next.catch(() => {}); // raised when awaited
+        const upto = totalPages ? Math.min(totalPages, page + this.concurrency) : page + 1;
+        for (let next = page + 1; next <= upto; next++) want(next);
       }
       yield items;
       if (last) return;

@@ -88,7 +88,7 @@ describe('import through an unreliable source', { timeout: 300_000 }, () => {
         delete env.DATABASE_URL;
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json'],
+          ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json', '--concurrency', '1'],
           { cwd: root, env },
         );
         let stdout = '';
@@ -100,8 +100,9 @@ describe('import through an unreliable source', { timeout: 300_000 }, () => {
         onChild?.(child);
       });
     try {
-      // First run: an administrator, then killed once the third page of events is asked for: the
-      // importer fetches page N+1 while it writes page N, so by then page 1 (50 events) is written.
+      // First run: an administrator, then killed once the third page of events is asked for: with
+      // --concurrency 1 the importer fetches page N+1 while it writes page N, so by then page 1
+      // (50 events) is written.
       const db = await openDatabase(undefined, { dataDir });
       const { applyMigrations } = await import('../../src/db/migrate.ts');
       await applyMigrations(db);
