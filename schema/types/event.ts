@@ -12,7 +12,7 @@ import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } 
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, withId, type PageArgs } from '../pagination.ts';
 import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -162,7 +162,11 @@ builder.queryFields((t) => ({
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
         const page = await listPage(
           window,
-          (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
+          deepPageFetch(
+            (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
+            (skip, take) => ctx.prisma.event.findMany({ select: { id: true }, where, orderBy, skip, take }),
+            (ids) => ctx.prisma.event.findMany({ ...withId(select), where: { id: { in: ids } } }),
+          ),
           () => ctx.prisma.event.count({ where }),
         );
         return { ...page, window: applied };

@@ -67,6 +67,20 @@ describe('Query.events batching (no N+1)', () => {
     expect(r.events.edges.filter((e: { node: { parent: unknown } }) => e.node.parent).length).toBeGreaterThanOrEqual(perPage - 1);
     expect(statements.length).toBeLessThanOrEqual(6);
   });
+
+  it('a deep page (IDs first, then their records) answers what the same rows of one long page answer, in one statement more', async () => {
+    const PAGED = PAGE.replace('query($perPage: Int)', 'query($perPage: Int, $page: Int)').replace('events(perPage: $perPage)', 'events(perPage: $perPage, page: $page)');
+    // Rows 30–59 in one shallow page (offset 30), rows 50–59 as a deep one (offset 50).
+    const whole = await h.ok(PAGED, { perPage: 30, page: 2 }, { as: null, now: NOW });
+    statements.length = 0;
+    counting = true;
+    const deep = await h.ok(PAGED, { perPage: 10, page: 6 }, { as: null, now: NOW });
+    counting = false;
+    expect(deep.events.edges).toHaveLength(10);
+    expect(deep.events.edges.map((e: { node: unknown }) => e.node)).toEqual(whole.events.edges.slice(20).map((e: { node: unknown }) => e.node));
+    expect(deep.events.totalCount).toBe(whole.events.totalCount);
+    expect(statements.length).toBeLessThanOrEqual(7);
+  });
 });
 
 /**
