@@ -12,7 +12,7 @@ import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } 
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, withId, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, PagedConnectionInterface, pageWindow, withId, type PageArgs } from '../pagination.ts';
 import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -174,8 +174,9 @@ builder.queryFields((t) => ({
     },
     {
       name: 'EventConnection',
+      // Pothos does not carry the resolver's page numbers into the connection's shape (nor `window`, below).
+      interfaces: [PagedConnectionInterface] as never,
       fields: (c) => ({
-        ...pageConnectionFields(c),
         window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: AppliedWindow }).window }),
       }),
     },
