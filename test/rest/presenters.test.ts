@@ -133,15 +133,8 @@ function eventNode(e: any): RestEventFragment {
     featured: e.featured,
     hasPassword: false,
     locked: false,
-    categories: e.categories.map((t: any) => ({
-      databaseId: t.id,
-      name: t.name,
-      slug: t.slug,
-      description: t.description,
-      parentId: t.parent,
-      count: t.count,
-    })),
-    tags: e.tags.map((t: any) => ({ databaseId: t.id, name: t.name, slug: t.slug, description: t.description, count: t.count })),
+    categories: e.categories.map((t: any) => ({ ...tagNode(t), parentId: t.parent })),
+    tags: e.tags.map(tagNode),
     venues: venues.map(venueNode),
     organizers: e.organizer.map(organizerNode),
   };
@@ -149,17 +142,10 @@ function eventNode(e: any): RestEventFragment {
 
 function categoryNode(t: any): RestCategoryFragment {
   const m = /\/events\/category\/(.*)\/$/.exec(t.url);
-  return {
-    databaseId: t.id,
-    name: t.name,
-    slug: t.slug,
-    description: t.description,
-    parentId: t.parent,
-    count: t.count,
-    path: m ? m[1].split('/') : [t.slug],
-  };
+  return { ...tagNode(t), parentId: t.parent, path: m ? m[1].split('/') : [t.slug] };
 }
 
+/** A tag, or the EventTerm fields of a category. */
 function tagNode(t: any): RestTagFragment {
   return { databaseId: t.id, name: t.name, slug: t.slug, description: t.description, count: t.count };
 }
