@@ -2,6 +2,7 @@ import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
 import type { Context } from '../src/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { MAX_INT } from '../src/domain/ids.ts';
+import { builder } from './builder.ts';
 
 export interface PageArgs {
   page?: number | null;
@@ -101,14 +102,16 @@ export async function listPage<T>(
 }
 
 /** Fields every list connection carries next to Relay's edges/pageInfo. */
-export function pageConnectionFields(c: { int: (o: { description: string; resolve: (p: any) => number }) => unknown }) {
-  return {
-    totalCount: c.int({ description: 'Matching records over all pages.', resolve: (p: ListPage<unknown>) => p.totalCount }),
-    page: c.int({ description: 'This page number (1-based).', resolve: (p: ListPage<unknown>) => p.page }),
-    perPage: c.int({ description: 'Page size after capping.', resolve: (p: ListPage<unknown>) => p.perPage }),
-    totalPages: c.int({ description: 'ceil(totalCount / perPage); 0 when empty.', resolve: (p: ListPage<unknown>) => p.totalPages }),
-  } as Record<'totalCount' | 'page' | 'perPage' | 'totalPages', never>;
-}
+/** The page numbers every list connection carries next to Relay's pageInfo (what REST's headers need). */
+export const PagedConnectionInterface = builder.interfaceRef<Pick<ListPage<unknown>, 'totalCount' | 'page' | 'perPage' | 'totalPages'>>('PagedConnection').implement({
+  description: 'A list connection with page numbers (page/perPage windows, as REST lists them).',
+  fields: (t) => ({
+    totalCount: t.exposeInt('totalCount', { description: 'Matching records over all pages.' }),
+    page: t.exposeInt('page', { description: 'This page number (1-based).' }),
+    perPage: t.exposeInt('perPage', { description: 'Page size after capping.' }),
+    totalPages: t.exposeInt('totalPages', { description: 'ceil(totalCount / perPage); 0 when empty.' }),
+  }),
+});
 
 /** Where a connection's records are selected: `nodes` and `edges.node` (one query plans both). */
 export const CONNECTION_NODE_PATHS = [['nodes'], ['edges', 'node']];

@@ -1,20 +1,17 @@
 import { categoryPath } from '../../src/services/terms.ts';
 import { builder } from '../builder.ts';
+import { EventTermInterface } from './term-fields.ts';
 import { defineTermOperations } from './term-operations.ts';
 
 export const EventCategoryRef = builder.prismaNode('Category', {
   name: 'EventCategory',
   description: 'A hierarchical event category. Categories and tags share one ID space.',
   id: { field: 'id' },
+  interfaces: [EventTermInterface],
   fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    description: t.exposeString('description'),
     parentId: t.int({ description: '0 for top-level categories.', resolve: (c) => c.parentId ?? 0 }),
     parent: t.relation('parent', { nullable: true }),
     children: t.relation('children', { query: { orderBy: { name: 'asc' } } }),
-    count: t.exposeInt('publishedCount', { description: 'Number of published events (kept up to date by the database on every write).' }),
     path: t.stringList({
       description: 'Slugs from the top-level ancestor down to this category.',
       resolve: (c, _a, ctx) => categoryPath(ctx, c.id),

@@ -1,59 +1,34 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
-import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
+import { renderTitle } from '../../src/domain/text.ts';
 import { buildEventListQuery, type AppliedWindow } from '../../src/services/event-list.ts';
 import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
-import { isLocked, lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, pageConnectionFields, pageWindow, withId, type PageArgs } from '../pagination.ts';
-import { ImageRef, PostStatusEnum, wallClock } from './common.ts';
+import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, PagedConnectionInterface, pageWindow, withId, type PageArgs } from '../pagination.ts';
+import { ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
 import { OrganizerRef } from './organizer.ts';
+import { PostInterface } from './post-fields.ts';
 import { VenueRef } from './venue.ts';
 
 export const EventRef = builder.prismaNode('Event', {
   description: 'A calendar event.',
   id: { field: 'id' },
+  interfaces: [PostInterface],
   findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'Numeric post ID (shared ID space with venues, organizers, images).' }),
-    authorId: t.exposeInt('authorId', { nullable: true }),
-    status: t.expose('status', { type: PostStatusEnum }),
-    slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed events end in `__trashed`.' }),
     title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
     titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
-    description: t.string({
-      description: 'Body rendered as HTML (auto-paragraphs); empty while `locked`.',
-      resolve: (e, _a, ctx) => renderContent(lockedContent(ctx, e, e.content)),
-    }),
-    descriptionRaw: t.string({ description: 'Body as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.content) }),
-    excerpt: t.string({
-      description: 'Manual excerpt rendered as HTML; empty when none or while `locked`.',
-      resolve: (e, _a, ctx) => renderExcerpt(lockedContent(ctx, e, e.excerpt)),
-    }),
     excerptRaw: t.string({ description: 'Excerpt as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.excerpt) }),
-    hasPassword: t.boolean({ resolve: (e) => e.password !== '' }),
-    locked: t.boolean({
-      description:
-        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
-      resolve: (e, _a, ctx) => isLocked(ctx, e),
-    }),
-    date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (e) => wallClock(e.dateLocal) }),
-    dateUtc: t.string({
-      nullable: true,
-      description: 'Publication date in UTC; null for drafts never published.',
-      resolve: (e) => (e.dateUtc ? wallClock(e.dateUtc) : null),
-    }),
-    modified: t.string({ resolve: (e) => wallClock(e.modifiedLocal) }),
-    modifiedUtc: t.string({ resolve: (e) => wallClock(e.modifiedUtc) }),
     publishedAt: t.expose('dateUtc', { type: 'DateTime', nullable: true }),
     modifiedAt: t.expose('modifiedUtc', { type: 'DateTime' }),
     startDate: t.string({ description: 'Start, event-local wall clock.', resolve: (e) => wallClock(e.startLocal) }),
@@ -174,8 +149,9 @@ builder.queryFields((t) => ({
     },
     {
       name: 'EventConnection',
+      // Pothos does not carry the resolver's page numbers into the connection's shape (nor `window`, below).
+      interfaces: [PagedConnectionInterface] as never,
       fields: (c) => ({
-        ...pageConnectionFields(c),
         window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: AppliedWindow }).window }),
       }),
     },

@@ -14,7 +14,7 @@ import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgFields, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
 
 /**
  * Venues and organizers behave alike (contract §5.6, §7.7): the same reads, list and writes are
@@ -60,7 +60,7 @@ export function defineLinkedPostOperations(opts: {
       } as never,
       {
         name: `${model}Connection`,
-        fields: (c: any) => pageConnectionFields(c),
+        interfaces: [PagedConnectionInterface],
       } as never,
     ),
   }));

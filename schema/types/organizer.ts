@@ -3,14 +3,14 @@ import { builder } from '../builder.ts';
 import { CreateOrganizerInput, UpdateOrganizerInput, toLinkedPostInput } from '../inputs/linked-post-input.ts';
 import { ImageRef } from './common.ts';
 import { defineLinkedPostOperations } from './linked-post-operations.ts';
-import { linkedPostFields } from './post-fields.ts';
+import { LinkedPostInterface, PostInterface } from './post-fields.ts';
 
 export const OrganizerRef = builder.prismaNode('Organizer', {
   description: 'A person or organisation running events.',
   id: { field: 'id' },
+  interfaces: [PostInterface, LinkedPostInterface],
   findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
   fields: (t) => ({
-    ...linkedPostFields(t),
     email: t.exposeString('email'),
     image: t.relation('image', { nullable: true, type: ImageRef }),
   }),

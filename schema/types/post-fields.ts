@@ -1,12 +1,15 @@
+import type { PostStatus } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/context.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
 import { isLocked, lockedContent } from '../../src/services/visibility.ts';
+import { builder } from '../builder.ts';
 import { PostStatusEnum, wallClock } from './common.ts';
 
 interface PostShape {
   id: number;
   authorId: number | null;
-  name: string;
+  status: PostStatus;
+  slug: string | null;
   content: string;
   excerpt: string;
   password: string;
@@ -16,37 +19,51 @@ interface PostShape {
   modifiedLocal: Date;
 }
 
-/** Fields venues and organizers share (both are WordPress posts with a name as title). */
-export function linkedPostFields(t: any) {
-  return {
-    databaseId: t.exposeInt('id', { description: 'Numeric post ID (shared ID space with events).' }),
+/** Fields events, venues and organizers share (all three are WordPress posts). */
+export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
+  description: 'What events, venues and organizers share: they are WordPress posts.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'Numeric post ID (shared ID space of events, venues, organizers and images).' }),
     authorId: t.exposeInt('authorId', { nullable: true }),
     status: t.expose('status', { type: PostStatusEnum }),
-    slug: t.exposeString('slug', { nullable: true }),
-    name: t.string({ description: 'Display name.', resolve: (p: PostShape) => renderTitle(p.name) }),
-    nameRaw: t.exposeString('name'),
+    slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed posts end in `__trashed`.' }),
     description: t.string({
-      description: 'Body rendered as HTML; empty while `locked`.',
-      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => renderContent(lockedContent(ctx, p, p.content)),
+      description: 'Body rendered as HTML (auto-paragraphs); empty while `locked`.',
+      resolve: (p, _a, ctx: Context) => renderContent(lockedContent(ctx, p, p.content)),
     }),
     descriptionRaw: t.string({
       description: 'Body as stored; empty while `locked`.',
-      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => lockedContent(ctx, p, p.content),
+      resolve: (p, _a, ctx: Context) => lockedContent(ctx, p, p.content),
     }),
     excerpt: t.string({
-      description: 'Excerpt rendered as HTML; empty when none or while `locked`.',
-      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => renderExcerpt(lockedContent(ctx, p, p.excerpt)),
+      description: 'Manual excerpt rendered as HTML; empty when none or while `locked`.',
+      resolve: (p, _a, ctx: Context) => renderExcerpt(lockedContent(ctx, p, p.excerpt)),
     }),
-    hasPassword: t.boolean({ resolve: (p: PostShape) => p.password !== '' }),
+    hasPassword: t.boolean({ resolve: (p) => p.password !== '' }),
     locked: t.boolean({
-      description: 'Password-protected and not unlocked by this request.',
-      resolve: (p: PostShape & { status: string }, _a: unknown, ctx: Context) => isLocked(ctx, p),
+      description:
+        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
+      resolve: (p, _a, ctx: Context) => isLocked(ctx, p),
     }),
-    date: t.string({ resolve: (p: PostShape) => wallClock(p.dateLocal) }),
-    dateUtc: t.string({ nullable: true, resolve: (p: PostShape) => (p.dateUtc ? wallClock(p.dateUtc) : null) }),
-    modified: t.string({ resolve: (p: PostShape) => wallClock(p.modifiedLocal) }),
-    modifiedUtc: t.string({ resolve: (p: PostShape) => wallClock(p.modifiedUtc) }),
+    date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.dateLocal) }),
+    dateUtc: t.string({
+      nullable: true,
+      description: 'Publication date in UTC; null for drafts never published.',
+      resolve: (p) => (p.dateUtc ? wallClock(p.dateUtc) : null),
+    }),
+    modified: t.string({ resolve: (p) => wallClock(p.modifiedLocal) }),
+    modifiedUtc: t.string({ resolve: (p) => wallClock(p.modifiedUtc) }),
+  }),
+});
+
+/** Fields venues and organizers add to a post's (both have a name as title). */
+export const LinkedPostInterface = builder.interfaceRef<PostShape & { name: string; phone: string; website: string }>('LinkedPost').implement({
+  description: 'What venues and organizers share: WordPress posts with a name as title.',
+  interfaces: [PostInterface],
+  fields: (t) => ({
+    name: t.string({ description: 'Display name.', resolve: (p) => renderTitle(p.name) }),
+    nameRaw: t.exposeString('name'),
     phone: t.exposeString('phone'),
     website: t.exposeString('website'),
-  };
-}
+  }),
+});

@@ -15,7 +15,7 @@ import { normalizeSlugLookup } from '../../src/domain/slug.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgFields, pageConnectionFields, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgFields, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
 
 export interface DeletedTermShape {
   id: number;
@@ -84,7 +84,7 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
       } as never,
       {
         name: `${typeName}Connection`,
-        fields: (c: any) => pageConnectionFields(c),
+        interfaces: [PagedConnectionInterface],
       } as never,
     ),
   }));

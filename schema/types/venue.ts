@@ -3,14 +3,14 @@ import { builder } from '../builder.ts';
 import { CreateVenueInput, UpdateVenueInput, toLinkedPostInput } from '../inputs/linked-post-input.ts';
 import { ImageRef } from './common.ts';
 import { defineLinkedPostOperations } from './linked-post-operations.ts';
-import { linkedPostFields } from './post-fields.ts';
+import { LinkedPostInterface, PostInterface } from './post-fields.ts';
 
 export const VenueRef = builder.prismaNode('Venue', {
   description: 'A place where events happen.',
   id: { field: 'id' },
+  interfaces: [PostInterface, LinkedPostInterface],
   findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
   fields: (t) => ({
-    ...linkedPostFields(t),
     address: t.exposeString('address'),
     city: t.exposeString('city'),
     country: t.exposeString('country'),

@@ -185,16 +185,23 @@ function compact(o: Row, keep: string[]): Row {
   return out;
 }
 
-function linked(u: Urls, p: Row, kind: 'venue' | 'organizer'): Row {
-  const gid = `${u.host}?id=${p.id}`;
-  const common: Row = {
-    id: p.id,
+/** Author, status and the four dates, as every post kind lists them (in this key order). */
+function postDates(p: Row): Row {
+  return {
     author: String(p.authorId ?? 0),
     status: p.status,
     date: p.date,
     date_utc: p.dateUtc ?? ZERO,
     modified: p.modified,
     modified_utc: p.modifiedUtc,
+  };
+}
+
+function linked(u: Urls, p: Row, kind: 'venue' | 'organizer'): Row {
+  const gid = `${u.host}?id=${p.id}`;
+  const common: Row = {
+    id: p.id,
+    ...postDates(p),
     url: postUrl(u, kind, `cal_${kind}`, p.id, p.status, p.slug),
     [kind]: p.name,
     description: autop(p.content),
@@ -231,12 +238,7 @@ function event(u: Urls, e: Row): Row {
     id: e.id,
     global_id: gid,
     global_id_lineage: [gid],
-    author: String(e.authorId ?? 0),
-    status: e.status,
-    date: e.date,
-    date_utc: e.dateUtc ?? ZERO,
-    modified: e.modified,
-    modified_utc: e.modifiedUtc,
+    ...postDates(e),
     url,
     rest_url: `${u.ns}/events/${e.id}`,
     title: e.title,

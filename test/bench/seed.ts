@@ -270,6 +270,20 @@ export async function seedDatabase(db: Database, opts: SeedOptions): Promise<See
   await prisma.user.createMany({ data: userRows });
   const userIds = (await prisma.user.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((u) => u.id);
   const author = () => (rng.chance(0.1) ? null : rng.skewed(userIds));
+  /** The post columns venues and organizers share; draws author() then the content, in that order (bench data stays the same). */
+  const linkedPostRow = (id: number, status: Status, slug: string, name: string, contentChance: number, published: DateTime, modified: DateTime) => ({
+    id,
+    authorId: author(),
+    status,
+    trashedFromStatus: status === 'trash' ? ('publish' as const) : null,
+    slug: status === 'trash' ? `${slug}__trashed` : slug,
+    name,
+    content: rng.chance(contentChance) ? paragraphs(rng, []) : '',
+    dateUtc: utcInstant(published),
+    dateLocal: siteLocal(published),
+    modifiedUtc: utcInstant(modified),
+    modifiedLocal: siteLocal(modified),
+  });
 
   /* post ID space: attachments, venues, organizers, then events */
   let nextPostId = 1;
@@ -326,17 +340,7 @@ export async function seedDatabase(db: Database, opts: SeedOptions): Promise<See
     const modified = published.plus({ days: rng.int(0, 50) });
     const slug = uniqueSlug(venueSlugs, slugify(name));
     return {
-      id,
-      authorId: author(),
-      status,
-      trashedFromStatus: status === 'trash' ? 'publish' : null,
-      slug: status === 'trash' ? `${slug}__trashed` : slug,
-      name,
-      content: rng.chance(0.6) ? paragraphs(rng, []) : '',
-      dateUtc: utcInstant(published),
-      dateLocal: siteLocal(published),
-      modifiedUtc: utcInstant(modified < now ? modified : now),
-      modifiedLocal: siteLocal(modified < now ? modified : now),
+      ...linkedPostRow(id, status, slug, name, 0.6, published, modified < now ? modified : now),
       address: `${rng.int(1, 2500)} ${rng.pick(STREETS)}`,
       city: c.city,
       country: c.country,
@@ -365,17 +369,7 @@ export async function seedDatabase(db: Database, opts: SeedOptions): Promise<See
     const published = now.minus({ days: rng.int(60, 1200), minutes: rng.int(0, 1440) });
     const slug = uniqueSlug(orgSlugs, slugify(name));
     return {
-      id,
-      authorId: author(),
-      status,
-      trashedFromStatus: status === 'trash' ? 'publish' : null,
-      slug: status === 'trash' ? `${slug}__trashed` : slug,
-      name,
-      content: rng.chance(0.4) ? paragraphs(rng, []) : '',
-      dateUtc: utcInstant(published),
-      dateLocal: siteLocal(published),
-      modifiedUtc: utcInstant(published),
-      modifiedLocal: siteLocal(published),
+      ...linkedPostRow(id, status, slug, name, 0.4, published, published),
       phone: rng.chance(0.6) ? `+1 555 ${rng.int(100, 999)} ${rng.int(1000, 9999)}` : '',
       website: rng.chance(0.5) ? `https://org.example.org/${slug}` : '',
       email: rng.chance(0.7) ? `${slug.slice(0, 40)}@example.org` : '',

@@ -1,35 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { clearCredentialCache, verifyCredentials } from '../../src/services/users.ts';
+import { runCli, type CliRun } from '../helpers/process.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 let dataDir: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run cal -- …` without npm: node with tsx, on an embedded database in a temporary directory. */
-function cal(args: string[], stdin?: string): Promise<Run> {
+/** `npm run cal -- …` on an embedded database in a temporary directory. */
+function cal(args: string[], stdin?: string): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env, CAL_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), ...args], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+  return runCli(args, env, stdin);
 }
 
 beforeAll(async () => {
@@ -133,14 +116,7 @@ describe('cal CLI', { timeout: 180_000 }, () => {
 
   it('explains a database it cannot open in one line', async () => {
     const env = { ...process.env, DATABASE_URL: 'mysql://nope' };
-    const r = await new Promise<Run>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'user:list'], { cwd: root, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const r = await runCli(['user:list'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('cal: DATABASE_URL: unsupported scheme "mysql:"; use postgres://…, memory: or leave it unset\n');
   });

@@ -51,7 +51,7 @@ function expectSameJson(actual: unknown, expected: unknown, label?: string) {
 const ZERO = '0000-00-00 00:00:00';
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The fields venues and organizers share (unlocked, no image). */
+/** The fields venues and organizers share (unlocked, no image): the LinkedPost interface's. */
 function linkedPostNode(p: any, name: string) {
   return {
     databaseId: p.id,
@@ -66,6 +66,8 @@ function linkedPostNode(p: any, name: string) {
     description: s(p.description),
     excerpt: s(p.excerpt),
     image: null,
+    phone: s(p.phone),
+    website: s(p.website),
     hasPassword: false,
     locked: false,
   };
@@ -80,8 +82,6 @@ function venueNode(v: any): RestVenueFragment {
     province: s(v.province),
     state: s(v.state),
     zip: s(v.zip),
-    phone: s(v.phone),
-    website: s(v.website),
     stateprovince: s(v.stateprovince),
     latitude: v.geo_lat ?? null,
     longitude: v.geo_lng ?? null,
@@ -93,8 +93,6 @@ function venueNode(v: any): RestVenueFragment {
 function organizerNode(o: any): RestOrganizerFragment {
   return {
     ...linkedPostNode(o, o.organizer),
-    phone: s(o.phone),
-    website: s(o.website),
     email: s(o.email),
   };
 }
@@ -135,15 +133,8 @@ function eventNode(e: any): RestEventFragment {
     featured: e.featured,
     hasPassword: false,
     locked: false,
-    categories: e.categories.map((t: any) => ({
-      databaseId: t.id,
-      name: t.name,
-      slug: t.slug,
-      description: t.description,
-      parentId: t.parent,
-      count: t.count,
-    })),
-    tags: e.tags.map((t: any) => ({ databaseId: t.id, name: t.name, slug: t.slug, description: t.description, count: t.count })),
+    categories: e.categories.map((t: any) => ({ ...tagNode(t), parentId: t.parent })),
+    tags: e.tags.map(tagNode),
     venues: venues.map(venueNode),
     organizers: e.organizer.map(organizerNode),
   };
@@ -151,17 +142,10 @@ function eventNode(e: any): RestEventFragment {
 
 function categoryNode(t: any): RestCategoryFragment {
   const m = /\/events\/category\/(.*)\/$/.exec(t.url);
-  return {
-    databaseId: t.id,
-    name: t.name,
-    slug: t.slug,
-    description: t.description,
-    parentId: t.parent,
-    count: t.count,
-    path: m ? m[1].split('/') : [t.slug],
-  };
+  return { ...tagNode(t), parentId: t.parent, path: m ? m[1].split('/') : [t.slug] };
 }
 
+/** A tag, or the EventTerm fields of a category. */
 function tagNode(t: any): RestTagFragment {
   return { databaseId: t.id, name: t.name, slug: t.slug, description: t.description, count: t.count };
 }

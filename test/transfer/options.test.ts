@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
@@ -15,13 +13,13 @@ import { configureImageImport } from '../../src/services/image-import.ts';
 import { ensureAdmin } from '../../src/services/users.ts';
 import { importFromSource, KINDS } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
+import { runCli } from '../helpers/process.ts';
 import { ADMIN_LOGIN, passwordOf, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /**
  * `cal -- import` options and side paths: featured images (downloaded, or a reported failure),
  * `--prune`, `--dry-run`, and what the command prints (`--json`, the table, plain progress lines).
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const PNG = readFileSync(new URL('../fixtures/orange-4x4.png', import.meta.url));
 const STATUSES = 'publish,future,draft,pending,private,trash';
 
@@ -166,18 +164,11 @@ describe('import: images, --prune, --dry-run', { timeout: 180_000 }, () => {
 
 describe('cal -- import output', { timeout: 300_000 }, () => {
   let dataDir: string;
-  const cal = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, CAL_DATA_DIR: dataDir, CAL_ALLOW_PRIVATE_IMAGE_URLS: 'true' };
-      delete env.DATABASE_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'import', '--from', sourceRoot(), '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), ...args], { cwd: root, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const cal = (args: string[]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, CAL_DATA_DIR: dataDir, CAL_ALLOW_PRIVATE_IMAGE_URLS: 'true' };
+    delete env.DATABASE_URL;
+    return runCli(['import', '--from', sourceRoot(), '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), ...args], env);
+  };
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'cal-import-out-'));
     const db = await openDatabase(undefined, { dataDir });

@@ -1,0 +1,21 @@
+import { builder } from '../builder.ts';
+
+interface EventTermShape {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  publishedCount: number;
+}
+
+/** Fields categories and tags share. */
+export const EventTermInterface = builder.interfaceRef<EventTermShape>('EventTerm').implement({
+  description: 'What event categories and tags share. Categories and tags share one ID space.',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description'),
+    count: t.exposeInt('publishedCount', { description: 'Number of published events (kept up to date by the database on every write).' }),
+  }),
+});
