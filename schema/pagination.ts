@@ -73,11 +73,6 @@ export function deepPageFetch<T extends { id: number }>(
   };
 }
 
-/** A Prisma selection that surely carries `id` (an `include`, or no selection, carries every scalar). */
-export function withId<Q extends { select?: unknown }>(query: Q): Q {
-  return query.select ? { ...query, select: { ...(query.select as object), id: true } } : query;
-}
-
 /** Runs the page query and the count together and shapes a Relay connection with page numbers. */
 export async function listPage<T>(
   window: { offset: number; limit: number; page: number; perPage: number },

@@ -5,14 +5,14 @@ import { renderTitle } from '../../src/domain/text.ts';
 import { buildEventListQuery, type AppliedWindow } from '../../src/services/event-list.ts';
 import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
-import { loadReadablePost } from '../../src/services/posts.ts';
+import { loadReadablePost, withScalars } from '../../src/services/posts.ts';
 import { lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, PagedConnectionInterface, pageWindow, withId, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
 import { ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -140,7 +140,7 @@ builder.queryFields((t) => ({
           deepPageFetch(
             (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
             (skip, take) => ctx.prisma.event.findMany({ select: { id: true }, where, orderBy, skip, take }),
-            (ids) => ctx.prisma.event.findMany({ ...withId(select), where: { id: { in: ids } } }),
+            (ids) => ctx.prisma.event.findMany({ ...withScalars(select, { id: true }), where: { id: { in: ids } } }),
           ),
           () => ctx.prisma.event.count({ where }),
         );

@@ -77,7 +77,12 @@ export type PostQuery = { select?: object | null; include?: object | null };
  * (`{}` or `{ include }`) every scalar is loaded already.
  */
 export function withAccessFields<Q extends PostQuery>(query: Q): Q {
-  return query.select ? { ...query, select: { ...query.select, ...ACCESS_FIELDS } } : query;
+  return withScalars(query, ACCESS_FIELDS);
+}
+
+/** `query` with `fields` surely loaded: added to a `select`; `{}` and `{ include }` load every scalar already. */
+export function withScalars<Q extends PostQuery>(query: Q, fields: Record<string, true>): Q {
+  return query.select ? { ...query, select: { ...query.select, ...fields } } : query;
 }
 
 /**
