@@ -7,11 +7,14 @@ import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
 import { loadNodes } from './node-loader.ts';
 import type { Context } from '../src/context.ts';
+import type { PageNumbers } from './pagination.ts';
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Context;
   DefaultFieldNullability: false;
+  // Every list connection carries page numbers next to Relay's edges (schema/pagination.ts).
+  Connection: PageNumbers;
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };

@@ -40,13 +40,17 @@ export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limi
   return { offset: start, limit, page: Math.floor(start / Math.max(limit, 1)) + 1, perPage: limit };
 }
 
-export interface ListPage<T> {
-  edges: { cursor: string; node: T }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+/** What every list connection carries next to Relay's edges/pageInfo (the numbers REST's headers need). */
+export interface PageNumbers {
   totalCount: number;
   page: number;
   perPage: number;
   totalPages: number;
+}
+
+export interface ListPage<T> extends PageNumbers {
+  edges: { cursor: string; node: T }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
 /** From this offset on, a page's records are found by ID first (see `deepPageFetch`). */
@@ -98,7 +102,7 @@ export async function listPage<T>(
 
 /** Fields every list connection carries next to Relay's edges/pageInfo. */
 /** The page numbers every list connection carries next to Relay's pageInfo (what REST's headers need). */
-export const PagedConnectionInterface = builder.interfaceRef<Pick<ListPage<unknown>, 'totalCount' | 'page' | 'perPage' | 'totalPages'>>('PagedConnection').implement({
+export const PagedConnectionInterface = builder.interfaceRef<PageNumbers>('PagedConnection').implement({
   description: 'A list connection with page numbers (page/perPage windows, as REST lists them).',
   fields: (t) => ({
     totalCount: t.exposeInt('totalCount', { description: 'Matching records over all pages.' }),
@@ -111,12 +115,8 @@ export const PagedConnectionInterface = builder.interfaceRef<Pick<ListPage<unkno
 /** Where a connection's records are selected: `nodes` and `edges.node` (one query plans both). */
 export const CONNECTION_NODE_PATHS = [['nodes'], ['edges', 'node']];
 
-export const pageArgDescriptions = {
-  page: { description: 'Page number (1-based), with perPage.' },
-  perPage: { description: 'Page size, capped at the site maximum (50 by default).' },
-};
-
-export const pageArgFields = (arg: { int: (o: object) => unknown }) => ({
-  page: arg.int(pageArgDescriptions.page) as never,
-  perPage: arg.int(pageArgDescriptions.perPage) as never,
-});
+/** The page/perPage arguments of every list (next to Relay's first/after/last/before). */
+export const pageArgs = builder.args((t) => ({
+  page: t.int({ description: 'Page number (1-based), with perPage.' }),
+  perPage: t.int({ description: 'Page size, capped at the site maximum (50 by default).' }),
+}));

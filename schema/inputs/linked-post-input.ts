@@ -1,4 +1,3 @@
-import type { LinkedPostInput } from '../../src/services/linked-posts.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum } from '../types/common.ts';
 
@@ -42,5 +41,3 @@ export const CreateOrganizerInput = builder.inputType('CreateOrganizerInput', {
 export const UpdateOrganizerInput = builder.inputType('UpdateOrganizerInput', {
   fields: (t) => ({ name: t.string(), ...common(t), email: t.string() }),
 });
-
-export const toLinkedPostInput = (input: Record<string, unknown>): LinkedPostInput => input as LinkedPostInput;

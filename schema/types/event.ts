@@ -12,7 +12,7 @@ import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } 
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgDescriptions, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
 import { ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -130,10 +130,10 @@ builder.queryFields((t) => ({
     {
       type: EventRef,
       description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
-      args: { filter: t.arg({ type: EventFilterInput }), page: t.arg.int(pageArgDescriptions.page), perPage: t.arg.int(pageArgDescriptions.perPage) },
+      args: { filter: t.arg({ type: EventFilterInput }), ...pageArgs },
       resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
         const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {});
-        const window = pageWindow(ctx, args as PageArgs);
+        const window = pageWindow(ctx, args);
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
         const page = await listPage(
           window,
@@ -149,8 +149,8 @@ builder.queryFields((t) => ({
     },
     {
       name: 'EventConnection',
-      // Pothos does not carry the resolver's page numbers into the connection's shape (nor `window`, below).
-      interfaces: [PagedConnectionInterface] as never,
+      // Pothos does not carry the resolver's `window` into the connection's shape (below).
+      interfaces: [PagedConnectionInterface],
       fields: (c) => ({
         window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: AppliedWindow }).window }),
       }),

@@ -1,9 +1,9 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../src/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { buildLinkedPostListQuery } from '../../src/services/linked-post-list.ts';
 import {
   createLinkedPost,
+  linkedPostTable,
   purgeLinkedPost,
   restoreLinkedPost,
   trashLinkedPost,
@@ -14,7 +14,10 @@ import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgFields, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
+import type { CreateOrganizerInput, CreateVenueInput, UpdateOrganizerInput, UpdateVenueInput } from '../inputs/linked-post-input.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
+import type { OrganizerRef } from './organizer.ts';
+import type { VenueRef } from './venue.ts';
 
 /**
  * Venues and organizers behave alike (contract §5.6, §7.7): the same reads, list and writes are
@@ -23,15 +26,14 @@ import { CONNECTION_NODE_PATHS, listPage, pageArgFields, PagedConnectionInterfac
 export function defineLinkedPostOperations(opts: {
   kind: LinkedKind;
   model: 'Venue' | 'Organizer';
-  ref: Parameters<typeof builder.queryFields>[0] extends never ? never : any;
+  ref: typeof VenueRef | typeof OrganizerRef;
   single: string;
   plural: string;
-  createInput: any;
-  updateInput: any;
-  toInput: (input: any) => Parameters<typeof createLinkedPost>[2];
+  createInput: typeof CreateVenueInput | typeof CreateOrganizerInput;
+  updateInput: typeof UpdateVenueInput | typeof UpdateOrganizerInput;
 }) {
   const { kind, model, single, plural } = opts;
-  const delegate = (ctx: { prisma: any }) => (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer);
+  const delegate = (ctx: Context) => linkedPostTable(ctx, kind);
 
   builder.queryFields((t) => ({
     [single]: t.prismaField({
@@ -39,15 +41,15 @@ export function defineLinkedPostOperations(opts: {
       nullable: true,
       description: `One ${single} by ID or slug; null when none exists or the caller may not read it.`,
       args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
-      resolve: (query: object, _root: unknown, args: { id?: number | null; slug?: string | null; strict?: boolean | null }, ctx: Context) =>
+      resolve: (query, _root, args, ctx) =>
         readByAddress(args.strict, () => loadReadablePost(ctx, kind, args, query, (q) => delegate(ctx).findUnique(q))),
-    } as never),
+    }),
     [plural]: t.connection(
       {
         type: opts.ref,
         description: `${model}s, newest first (contract §5.6 filters).`,
-        args: { filter: t.arg({ type: LinkedPostFilterInput }), ...pageArgFields(t.arg) },
-        resolve: raisesDomainErrors(async (_root: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+        args: { filter: t.arg({ type: LinkedPostFilterInput }), ...pageArgs },
+        resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
           const { where, orderBy } = await buildLinkedPostListQuery(ctx, kind, args.filter ?? {});
           const window = pageWindow(ctx, args);
           const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model });
@@ -57,15 +59,15 @@ export function defineLinkedPostOperations(opts: {
             () => delegate(ctx).count({ where }),
           );
         }),
-      } as never,
+      },
       {
         name: `${model}Connection`,
         interfaces: [PagedConnectionInterface],
-      } as never,
+      },
     ),
   }));
 
-  const reload = (query: object, ctx: { prisma: unknown }, id: number) => delegate(ctx as never).findUniqueOrThrow({ ...query, where: { id } });
+  const reload = (query: object, ctx: Context, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
   const Cap = model;
   builder.mutationFields((t) => ({
     [`create${Cap}`]: t.prismaField({
@@ -73,38 +75,38 @@ export function defineLinkedPostOperations(opts: {
       description: `Creates a ${single} (or reuses one with the same name, contract §7.7).`,
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: opts.createInput, required: true }) },
-      resolve: async (query: object, _r: unknown, args: { input: unknown }, ctx: Context) =>
-        reload(query, ctx, await createLinkedPost(ctx, kind, opts.toInput(args.input))),
-    } as never),
+      resolve: async (query, _r, args, ctx) =>
+        reload(query, ctx, await createLinkedPost(ctx, kind, args.input)),
+    }),
     [`update${Cap}`]: t.prismaField({
       type: model,
       description: 'Partial update: fields not given stay as they are.',
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: opts.updateInput, required: true }) },
-      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string; input: unknown }, ctx: Context) =>
-        reload(query, ctx, await updateLinkedPost(ctx, kind, args, opts.toInput(args.input))),
-    } as never),
+      resolve: async (query, _r, args, ctx) =>
+        reload(query, ctx, await updateLinkedPost(ctx, kind, args, args.input)),
+    }),
     [`delete${Cap}`]: t.prismaField({
       type: model,
       description: `Moves the ${single} to the trash and unlinks it from its events. Already trashed → GoneError.`,
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string }, ctx: Context) =>
+      resolve: async (query, _r, args, ctx) =>
         reload(query, ctx, await trashLinkedPost(ctx, kind, args)),
-    } as never),
+    }),
     [`restore${Cap}`]: t.prismaField({
       type: model,
       description: `Takes the ${single} out of the trash.`,
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query: object, _r: unknown, args: { id?: number; slug?: string }, ctx: Context) =>
+      resolve: async (query, _r, args, ctx) =>
         reload(query, ctx, await restoreLinkedPost(ctx, kind, args)),
-    } as never),
+    }),
     [`purge${Cap}`]: t.int({
       description: `Deletes a trashed ${single} permanently; returns its ID.`,
       errors: { types: [...writeErrors], directResult: false },
       args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: (_r, args, ctx: Context) => purgeLinkedPost(ctx, kind, args),
+      resolve: (_r, args, ctx) => purgeLinkedPost(ctx, kind, args),
     }),
   }));
 }

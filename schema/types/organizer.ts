@@ -1,6 +1,6 @@
 import { readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
-import { CreateOrganizerInput, UpdateOrganizerInput, toLinkedPostInput } from '../inputs/linked-post-input.ts';
+import { CreateOrganizerInput, UpdateOrganizerInput } from '../inputs/linked-post-input.ts';
 import { ImageRef } from './common.ts';
 import { defineLinkedPostOperations } from './linked-post-operations.ts';
 import { LinkedPostInterface, PostInterface } from './post-fields.ts';
@@ -24,5 +24,4 @@ defineLinkedPostOperations({
   plural: 'organizers',
   createInput: CreateOrganizerInput,
   updateInput: UpdateOrganizerInput,
-  toInput: toLinkedPostInput,
 });

@@ -1,4 +1,3 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../src/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import {
@@ -7,6 +6,7 @@ import {
   createTerm,
   deleteTerm,
   getTermOrThrow,
+  termTable,
   updateTerm,
   type Taxonomy,
 } from '../../src/services/terms.ts';
@@ -15,7 +15,9 @@ import { normalizeSlugLookup } from '../../src/domain/slug.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgFields, PagedConnectionInterface, pageWindow, type PageArgs } from '../pagination.ts';
+import type { EventCategoryRef } from './event-category.ts';
+import type { EventTagRef } from './event-tag.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
 
 export interface DeletedTermShape {
   id: number;
@@ -43,10 +45,17 @@ export const DeletedTermRef = builder.objectRef<DeletedTermShape>('DeletedTerm')
 });
 
 /** Categories and tags share reads, lists and writes (contract §5.7, §7.8). */
-export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Category' | 'Tag'; typeName: string; ref: any; single: string; plural: string }) {
+export function defineTermOperations(opts: {
+  taxonomy: Taxonomy;
+  model: 'Category' | 'Tag';
+  typeName: 'EventCategory' | 'EventTag';
+  ref: typeof EventCategoryRef | typeof EventTagRef;
+  single: string;
+  plural: string;
+}) {
   const { taxonomy, model, single, plural, typeName } = opts;
-  const delegate = (ctx: { prisma: any }) => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
-  const reload = (query: object, ctx: { prisma: unknown }, id: number) => delegate(ctx as never).findUniqueOrThrow({ ...query, where: { id } });
+  const delegate = (ctx: Context) => termTable(ctx, taxonomy);
+  const reload = (query: object, ctx: Context, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
 
   builder.queryFields((t) => ({
     [single]: t.prismaField({
@@ -54,7 +63,7 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
       nullable: true,
       description: `One ${typeName} by ID or slug; null when none exists.`,
       args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
-      resolve: (query: object, _r: unknown, args: { id?: number | null; slug?: string | null; strict?: boolean | null }, ctx: Context) =>
+      resolve: (query, _r, args, ctx) =>
         readByAddress(args.strict, async () => {
           if (args.id != null) {
             await getTermOrThrow(ctx, taxonomy, args.id);
@@ -65,27 +74,27 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
           if (!found) throw new NotFoundError(`No ${typeName} has that slug.`, 'NOT_FOUND', 'slug');
           return found;
         }),
-    } as never),
+    }),
     [plural]: t.connection(
       {
         type: opts.ref,
         description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true).`,
-        args: { filter: t.arg({ type: TermFilterInput }), ...pageArgFields(t.arg) },
-        resolve: raisesDomainErrors(async (_r: unknown, args: { filter?: object | null } & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
+        args: { filter: t.arg({ type: TermFilterInput }), ...pageArgs },
+        resolve: raisesDomainErrors(async (_r, args, ctx, info) => {
           const list = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
           const window = pageWindow(ctx, args);
-          const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model === 'Category' ? 'EventCategory' : 'EventTag' });
+          const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName });
           return listPage(
             window,
             (skip, take) => findTermPage(ctx, taxonomy, list, select, skip, take),
             () => delegate(ctx).count({ where: list.where }),
           );
         }),
-      } as never,
+      },
       {
         name: `${typeName}Connection`,
         interfaces: [PagedConnectionInterface],
-      } as never,
+      },
     ),
   }));
 
@@ -95,23 +104,23 @@ export function defineTermOperations(opts: { taxonomy: Taxonomy; model: 'Categor
       description: `Creates a ${single}. Same name (under the same parent) → ConflictError TERM_EXISTS.`,
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: CreateTermInput, required: true }) },
-      resolve: async (query: object, _r: unknown, args: { input: Record<string, unknown> }, ctx: Context) =>
+      resolve: async (query, _r, args, ctx) =>
         reload(query, ctx, await createTerm(ctx, taxonomy, args.input)),
-    } as never),
+    }),
     [`update${typeName}`]: t.prismaField({
       type: model,
       description: 'Partial update.',
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateTermInput, required: true }) },
-      resolve: async (query: object, _r: unknown, args: { id: number; input: Record<string, unknown> }, ctx: Context) =>
+      resolve: async (query, _r, args, ctx) =>
         reload(query, ctx, await updateTerm(ctx, taxonomy, args.id, args.input)),
-    } as never),
+    }),
     [`delete${typeName}`]: t.field({
       type: DeletedTermRef,
       description: 'Deletes permanently (terms have no trash); events lose the term, child categories move up.',
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int({ required: true }) },
-      resolve: (_r, args, ctx: Context) => deleteTerm(ctx, taxonomy, args.id),
+      resolve: (_r, args, ctx) => deleteTerm(ctx, taxonomy, args.id),
     }),
   }));
 }

@@ -14,7 +14,7 @@ import {
 } from '../../src/services/users.ts';
 import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgDescriptions, pageWindow, type PageArgs } from '../pagination.ts';
+import { CONNECTION_NODE_PATHS, listPage, pageArgs, pageWindow } from '../pagination.ts';
 
 export const UserRoleEnum = builder.enumType('UserRole', {
   description: 'WordPress roles.',
@@ -102,12 +102,11 @@ builder.queryFields((t) => ({
       errors: { types: [...listErrors] },
       args: {
         role: t.arg({ type: UserRoleEnum, description: 'Only users with this role.' }),
-        page: t.arg.int(pageArgDescriptions.page),
-        perPage: t.arg.int(pageArgDescriptions.perPage),
+        ...pageArgs,
       },
       resolve: async (_root, args, ctx, info) => {
         const where = userListWhere(ctx, { role: args.role });
-        const window = pageWindow(ctx, args as PageArgs);
+        const window = pageWindow(ctx, args);
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'User' });
         return listPage(
           window,
@@ -119,10 +118,10 @@ builder.queryFields((t) => ({
     {
       name: 'UserConnection',
       fields: (c) => ({
-        totalCount: c.int({ resolve: (p) => (p as unknown as { totalCount: number }).totalCount }),
-        page: c.int({ resolve: (p) => (p as unknown as { page: number }).page }),
-        perPage: c.int({ resolve: (p) => (p as unknown as { perPage: number }).perPage }),
-        totalPages: c.int({ resolve: (p) => (p as unknown as { totalPages: number }).totalPages }),
+        totalCount: c.exposeInt('totalCount'),
+        page: c.exposeInt('page'),
+        perPage: c.exposeInt('perPage'),
+        totalPages: c.exposeInt('totalPages'),
       }),
     },
   ),

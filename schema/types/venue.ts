@@ -1,6 +1,6 @@
 import { readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
-import { CreateVenueInput, UpdateVenueInput, toLinkedPostInput } from '../inputs/linked-post-input.ts';
+import { CreateVenueInput, UpdateVenueInput } from '../inputs/linked-post-input.ts';
 import { ImageRef } from './common.ts';
 import { defineLinkedPostOperations } from './linked-post-operations.ts';
 import { LinkedPostInterface, PostInterface } from './post-fields.ts';
@@ -34,5 +34,4 @@ defineLinkedPostOperations({
   plural: 'venues',
   createInput: CreateVenueInput,
   updateInput: UpdateVenueInput,
-  toInput: toLinkedPostInput,
 });

@@ -1,3 +1,4 @@
+import type { Organizer, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -46,6 +47,19 @@ const organizerText = ['phone', 'website', 'email'] as const;
 const HTML_FIELDS = { name: 'data', description: 'post' } as const;
 const label = (kind: LinkedKind) => (kind === 'VENUE' ? 'venue' : 'organizer');
 
+type Selection = { select?: object; include?: object };
+
+/** The reads made on either table, typed once for both (Prisma's own delegates do not unite). */
+export interface LinkedPostTable {
+  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<Venue | Organizer | null>;
+  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<Venue | Organizer>;
+  findMany(args: Selection & { where: object; orderBy: object; skip: number; take: number }): Promise<(Venue | Organizer)[]>;
+  count(args: { where: object }): Promise<number>;
+}
+
+export const linkedPostTable = (ctx: Context, kind: LinkedKind): LinkedPostTable => (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer);
+
+/** Writes go through one delegate type: the two tables share every column written here. */
 function delegate(ctx: Context, kind: LinkedKind) {
   return (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
 }

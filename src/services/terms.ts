@@ -1,4 +1,4 @@
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Category, Prisma, Tag } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
@@ -9,6 +9,19 @@ import { linkedEventChanges, publishChange } from './changes.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 
 export type Taxonomy = 'CATEGORY' | 'TAG';
+
+type TermRow = Category | Tag;
+type Selection = { select?: object; include?: object };
+
+/** The reads made on either term table, typed once for both (Prisma's own delegates do not unite). */
+export interface TermTable {
+  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<TermRow | null>;
+  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<TermRow>;
+  findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<TermRow[]>;
+  count(args: { where: object }): Promise<number>;
+}
+
+export const termTable = (ctx: Context, taxonomy: Taxonomy): TermTable => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
 const changeKind = (taxonomy: Taxonomy): 'EVENT_CATEGORY' | 'EVENT_TAG' => (taxonomy === 'CATEGORY' ? 'EVENT_CATEGORY' : 'EVENT_TAG');
 interface TreeNode {
   id: number;
@@ -391,15 +404,15 @@ export async function findTermPage(
   select: object,
   skip: number,
   take: number,
-): Promise<object[]> {
-  const terms = (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag) as unknown as typeof ctx.prisma.category;
+): Promise<TermRow[]> {
+  const terms = termTable(ctx, taxonomy);
   if (list.orderBy) return terms.findMany({ ...select, where: list.where, orderBy: list.orderBy, skip, take });
   const sign = list.nameOrder === 'desc' ? -1 : 1;
   const keyed = (await terms.findMany({ where: list.where, select: { id: true, name: true } })).map((t) => ({ id: t.id, key: t.name.toLowerCase() }));
   keyed.sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : a.id - b.id));
   const ids = keyed.slice(skip, skip + take).map((t) => t.id);
   if (!ids.length) return [];
-  const rows = (await terms.findMany({ ...select, where: { id: { in: ids } } })) as { id: number }[];
+  const rows = await terms.findMany({ ...select, where: { id: { in: ids } } });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
