@@ -1,5 +1,6 @@
 import type { PrismaClient, UserRole } from '../prisma/generated/client/client.ts';
 import { processChangeBus, type ChangeBus } from './services/changes.ts';
+import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './services/image-import.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
 export interface SiteSettings {
@@ -34,6 +35,8 @@ export interface Context {
   editContext?: boolean;
   /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
   changes: ChangeBus;
+  /** How images given by URL may be downloaded (src/services/image-import.ts). */
+  imageImport: ImageImportOptions;
 }
 
 /** Authentication failures the edge answers itself (401, or 429 with `Retry-After`). */
@@ -57,6 +60,7 @@ export function createContext(input: {
   password?: string;
   editContext?: boolean;
   changes?: ChangeBus;
+  imageImport?: ImageImportOptions;
 }): Context {
   return {
     prisma: input.prisma,
@@ -66,5 +70,6 @@ export function createContext(input: {
     password: input.password,
     editContext: input.editContext,
     changes: input.changes ?? processChangeBus,
+    imageImport: input.imageImport ?? DEFAULT_IMAGE_IMPORT,
   };
 }

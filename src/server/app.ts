@@ -100,6 +100,7 @@ export function buildApp({
       viewer: 'viewer' in auth ? auth.viewer : null,
       now: now?.(),
       changes: bus,
+      imageImport: config.imageImport,
     });
     await next();
   });

@@ -7,7 +7,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
-import { defaultSiteSettings } from './config.ts';
+import { ConfigError, defaultSiteSettings, loadConfig } from './config.ts';
 import { createContext, type Context, type Viewer } from '../context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
@@ -310,9 +310,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
+    const { imageImport } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
-    const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER });
+    const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER, imageImport });
     try {
       await parsed.command.run(ctx, parsed.values, io, db);
     } finally {
@@ -326,6 +327,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     }
     if (e instanceof DomainError) io.err(`cal: ${parsed.name}: ${e.message}`);
     else if (e instanceof DatabaseConfigError) io.err(`cal: ${e.message}`);
+    else if (e instanceof ConfigError) io.err(`cal: invalid configuration: ${e.message}`);
     else if (e instanceof MigrationError) io.err(`cal: database setup failed: ${e.message}`);
     else io.err(`cal: ${parsed.name} failed: ${firstLine(e)}`);
     return EXIT_FAILURE;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IANAZone } from 'luxon';
 import type { SiteSettings } from '../context.ts';
+import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from '../services/image-import.ts';
 import type { GraphQLLimits } from './graphql-limits.ts';
 
 const bool = z
@@ -82,7 +83,8 @@ export interface Config {
   admin: { login: string; password: string } | undefined;
   siteUrl: string | undefined;
   trustProxy: boolean;
-  allowPrivateImageUrls: boolean;
+  /** Image downloads (`image` given by URL): CAL_ALLOW_PRIVATE_IMAGE_URLS lifts the private-network guard. */
+  imageImport: ImageImportOptions;
   shutdownTimeoutMs: number;
   /** Change bus over Redis pub/sub when set (src/server/changes-transport.ts). */
   redisUrl: string | undefined;
@@ -136,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.CAL_ADMIN_LOGIN && e.CAL_ADMIN_PASSWORD ? { login: e.CAL_ADMIN_LOGIN, password: e.CAL_ADMIN_PASSWORD } : undefined,
     siteUrl: e.CAL_SITE_URL?.replace(/\/+$/, ''),
     trustProxy: e.CAL_TRUST_PROXY,
-    allowPrivateImageUrls: e.CAL_ALLOW_PRIVATE_IMAGE_URLS,
+    imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: e.CAL_ALLOW_PRIVATE_IMAGE_URLS },
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
     graphql: {
       maxDepth: e.CAL_GRAPHQL_MAX_DEPTH,

@@ -5,7 +5,6 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseConfigError, openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
 import { createLogger } from './logger.ts';
-import { configureImageImport } from '../services/image-import.ts';
 import { ensureAdmin } from '../services/users.ts';
 import { configureLoginThrottle } from '../services/throttle.ts';
 import { startHorizonTimer } from '../services/recurrence.ts';
@@ -25,7 +24,6 @@ try {
   throw e;
 }
 const logger = createLogger(config.logLevel);
-configureImageImport({ allowPrivate: config.allowPrivateImageUrls });
 
 const db = await openDatabase(config.databaseUrl, { dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),

@@ -34,27 +34,14 @@ export interface ImageImportOptions {
   maxRedirects: number;
 }
 
-function defaultOptions(): ImageImportOptions {
-  return {
-    allowPrivate: /^(true|1|yes)$/.test(process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS ?? ''),
-    allowedHosts: [],
-    maxBytes: 10 * 1024 * 1024,
-    timeoutMs: 10_000,
-    maxRedirects: 3,
-  };
-}
-
-let options: ImageImportOptions = defaultOptions();
-
-/**
- * Sets the import options (unset ones take their defaults; `configureImageImport()` resets them).
- * Called once at startup; without it `allowPrivate` follows CAL_ALLOW_PRIVATE_IMAGE_URLS.
- */
-export function configureImageImport(input: Partial<ImageImportOptions> = {}): ImageImportOptions {
-  const defined = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  options = { ...defaultOptions(), ...defined };
-  return options;
-}
+/** The policy when none is given: public addresses only (config: CAL_ALLOW_PRIVATE_IMAGE_URLS). */
+export const DEFAULT_IMAGE_IMPORT: ImageImportOptions = {
+  allowPrivate: false,
+  allowedHosts: [],
+  maxBytes: 10 * 1024 * 1024,
+  timeoutMs: 10_000,
+  maxRedirects: 3,
+};
 
 /** The raster formats we accept, by the MIME type stored on the attachment. */
 const RASTER_TYPES = {
@@ -66,11 +53,12 @@ const RASTER_TYPES = {
 type RasterMime = keyof typeof RASTER_TYPES;
 
 /**
- * Downloads an image URL into a new attachment (or the existing one for that URL); `id`: the post
- * ID to give it (a free one, when an import keeps the source's IDs), else the next one.
+ * Downloads an image URL into a new attachment (or the existing one for that URL), under the
+ * caller's import policy (`ctx.imageImport`, from the validated config); `id`: the post ID to give
+ * it (a free one, when an import keeps the source's IDs), else the next one.
  */
 export async function importImageFromUrl(ctx: Context, url: URL, field: string, id?: number): Promise<number> {
-  const opts = options;
+  const opts = ctx.imageImport;
   const source = url.href;
   const { body, contentType, finalUrl } = await download(url, field, opts);
   const image = inspectImage(body, contentType, field);

@@ -2,15 +2,16 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSiteSettings } from '../../src/server/config.ts';
+import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import {
-  configureImageImport,
+  DEFAULT_IMAGE_IMPORT,
   importImageFromUrl,
   inspectImage,
   isForbiddenAddress,
   sniffImageType,
+  type ImageImportOptions,
 } from '../../src/services/image-import.ts';
 import { resolveImageRef } from '../../src/services/images.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -183,7 +184,6 @@ afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   await db?.close();
-  configureImageImport();
 });
 
 beforeEach(async () => {
@@ -191,14 +191,16 @@ beforeEach(async () => {
   hits.clear();
   hostHeaders.length = 0;
   const user = await db.prisma.user.create({ data: { login: 'admin', role: 'ADMINISTRATOR', passwordHash: 'x' } });
+  policy = { ...DEFAULT_IMAGE_IMPORT, allowPrivate: true };
   ctx = newContext(user.id);
-  configureImageImport({ allowPrivate: true });
 });
 
+/** The import policy of the next import (the test server is on loopback: allowPrivate by default). */
+let policy: ImageImportOptions;
 const newContext = (userId: number) =>
-  createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: { id: userId, login: 'admin', role: 'ADMINISTRATOR' } });
+  createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: { id: userId, login: 'admin', role: 'ADMINISTRATOR' }, imageImport: policy });
 
-const importUrl = (url: string) => importImageFromUrl(ctx, new URL(url), 'image');
+const importUrl = (url: string) => importImageFromUrl({ ...ctx, imageImport: policy }, new URL(url), 'image');
 
 async function expectRefusal(promise: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
   const error = await promise.then(
@@ -314,7 +316,7 @@ describe('not an image', () => {
 
 describe('limits', () => {
   it('refuses an image larger than the limit, declared or streamed', async () => {
-    configureImageImport({ allowPrivate: true, maxBytes: 1024 });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: true, maxBytes: 1024 } };
     await expectRefusal(importUrl(`${base}/big-declared.png`), 'IMAGE_TOO_LARGE', /larger than 1 KiB/);
     await expectRefusal(importUrl(`${base}/big-streamed.png`), 'IMAGE_TOO_LARGE');
     // Within the limit the same server still works.
@@ -322,21 +324,21 @@ describe('limits', () => {
   });
 
   it('gives up when the server does not answer in time', async () => {
-    configureImageImport({ allowPrivate: true, timeoutMs: 300 });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: true, timeoutMs: 300 } };
     const started = Date.now();
     await expectRefusal(importUrl(`${base}/hang.png`), 'IMAGE_TIMEOUT', /300 ms/);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('gives up when the body stalls', async () => {
-    configureImageImport({ allowPrivate: true, timeoutMs: 300 });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: true, timeoutMs: 300 } };
     await expectRefusal(importUrl(`${base}/stall.png`), 'IMAGE_TIMEOUT');
   });
 });
 
 describe('SSRF protection (allowPrivate off)', () => {
   beforeEach(() => {
-    configureImageImport({ allowPrivate: false });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: false } };
   });
 
   it('refuses loopback addresses without contacting them', async () => {
@@ -351,7 +353,7 @@ describe('SSRF protection (allowPrivate off)', () => {
 
   it('refuses a redirect to a private address (each hop is checked)', async () => {
     // The first host is explicitly allowed; the redirect targets are not.
-    configureImageImport({ allowPrivate: false, allowedHosts: ['127.0.0.1'] });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: false, allowedHosts: ['127.0.0.1'] } };
     await expectRefusal(importUrl(`${base}/to-intranet`), 'IMAGE_URL_FORBIDDEN');
     await expectRefusal(importUrl(`${base}/to-mapped`), 'IMAGE_URL_FORBIDDEN');
     await expectRefusal(importUrl(`${base}/to-file`), 'IMAGE_URL_FORBIDDEN', /http or https/);
@@ -360,23 +362,19 @@ describe('SSRF protection (allowPrivate off)', () => {
   });
 
   it('refuses URLs with credentials', async () => {
-    configureImageImport({ allowPrivate: true });
+    policy = { ...DEFAULT_IMAGE_IMPORT, ...{ allowPrivate: true } };
     await expectRefusal(importUrl(`http://user:secret@127.0.0.1:${port}/photos/sunset.png`), 'IMAGE_URL_FORBIDDEN');
     expect(hits.size).toBe(0);
   });
 
-  it('defaults allowPrivate from CAL_ALLOW_PRIVATE_IMAGE_URLS', () => {
-    const saved = process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS;
-    try {
-      process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS = 'true';
-      expect(configureImageImport().allowPrivate).toBe(true);
-      process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS = 'false';
-      expect(configureImageImport().allowPrivate).toBe(false);
-      expect(configureImageImport({ allowPrivate: true }).allowPrivate).toBe(true);
-    } finally {
-      if (saved === undefined) delete process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS;
-      else process.env.CAL_ALLOW_PRIVATE_IMAGE_URLS = saved;
-    }
+  it('takes allowPrivate from CAL_ALLOW_PRIVATE_IMAGE_URLS (validated config); refuses private addresses without it', async () => {
+    expect(loadConfig({ CAL_ALLOW_PRIVATE_IMAGE_URLS: 'true' }).imageImport).toEqual({ ...DEFAULT_IMAGE_IMPORT, allowPrivate: true });
+    expect(loadConfig({ CAL_ALLOW_PRIVATE_IMAGE_URLS: 'false' }).imageImport.allowPrivate).toBe(false);
+    expect(loadConfig({}).imageImport).toEqual(DEFAULT_IMAGE_IMPORT);
+    expect(() => loadConfig({ CAL_ALLOW_PRIVATE_IMAGE_URLS: 'maybe' })).toThrow(/CAL_ALLOW_PRIVATE_IMAGE_URLS/);
+    // A context without a policy gets the default one: loopback refused.
+    const plain = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: ctx.viewer });
+    await expectRefusal(importImageFromUrl(plain, new URL(`${base}/photos/sunset.png`), 'image'), 'IMAGE_URL_FORBIDDEN');
   });
 });
 

@@ -9,7 +9,7 @@ import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
-import { configureImageImport } from '../../src/services/image-import.ts';
+import { DEFAULT_IMAGE_IMPORT } from '../../src/services/image-import.ts';
 import { ensureAdmin } from '../../src/services/users.ts';
 import { importFromSource, KINDS } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
@@ -31,7 +31,7 @@ const gone = new Set<string>();
 const ids: Record<string, number> = {};
 
 const quiet = createProgress({ write: () => true }, true);
-const ctxOf = (s: TestServer) => createContext({ prisma: s.db.prisma, settings: defaultSiteSettings });
+const ctxOf = (s: TestServer) => createContext({ prisma: s.db.prisma, settings: defaultSiteSettings, imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: true } });
 const sourceRoot = () => `${source.base}/wp-json/cal/events/v1`;
 const importInto = (target: TestServer, extra: object = {}) =>
   importFromSource(ctxOf(target), { from: sourceRoot(), login: ADMIN_LOGIN, password: passwordOf(ADMIN_LOGIN), ...extra }, quiet);
@@ -49,9 +49,6 @@ async function counts(s: TestServer) {
 }
 
 beforeAll(async () => {
-  // The image server is on loopback, which the SSRF guard refuses unless told otherwise (as in
-  // test/services/image-import.test.ts).
-  configureImageImport({ allowPrivate: true });
   images = http.createServer((req, res) => {
     if (gone.has(req.url!)) return res.writeHead(404).end();
     res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length }).end(PNG);
@@ -59,7 +56,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
 
-  source = await startTestServer({ now: null });
+  // The image server is on loopback, which the SSRF guard refuses unless told otherwise (as in
+  // test/services/image-import.test.ts).
+  source = await startTestServer({ now: null, env: { CAL_ALLOW_PRIVATE_IMAGE_URLS: 'true' } });
   const post = async (kind: string, body: object) => {
     const r = await source.api(`/${kind}`, { method: 'POST', as: 'admin', body });
     expect(r.status, r.text).toBe(201);
@@ -78,7 +77,6 @@ beforeAll(async () => {
   gone.add('/broken.png');
 }, 120_000);
 afterAll(async () => {
-  configureImageImport();
   images?.closeAllConnections();
   images?.close();
   await source?.close();
