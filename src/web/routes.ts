@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { createRestMiddleware } from '../../rest-facade/router.ts';
 import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
+import { koaRequest } from '../../rest-facade/wp/mount.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
 import type { AppState } from '../context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
@@ -84,7 +85,7 @@ export function createWebRouter({ executor, config, logger, now }: { executor: E
 
   const urlsOf = (ctx: Context): WpUrls => {
     const lang = (ctx.state as { webLang?: string }).webLang ?? '';
-    return makeUrls(locator.siteFor(ctx), lang ? `/${lang}` : '');
+    return makeUrls(locator.siteFor(koaRequest(ctx)), lang ? `/${lang}` : '');
   };
   const langOf = (ctx: Context) => (ctx.state as { webLang?: string }).webLang ?? '';
   const get = <T = any>(ctx: Context, path: string, query?: URLSearchParams): Promise<RestAnswer<T>> => restGet<T>(ctx, path, query, langOf(ctx));
