@@ -14,7 +14,7 @@ import type { Context, Middleware } from 'koa';
 import { Eta } from 'eta';
 import { DateTime } from 'luxon';
 import type { Logger } from 'pino';
-import { createRestMiddleware } from '../../rest-facade/router.ts';
+import { createRestDispatch } from '../../rest-facade/router.ts';
 import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
 import { koaRequest } from '../../rest-facade/wp/mount.ts';
@@ -78,7 +78,7 @@ function listItems(events: RestEvent[]) {
 }
 
 export function createWebRouter({ executor, config, logger, now }: { executor: Executor; config: Config; logger: Logger; now?: () => Date }): Middleware<AppState> {
-  const restGet = createRestGet(createRestMiddleware({ executor, config, logger, now }) as Middleware);
+  const restGet = createRestGet(createRestDispatch({ executor, config, logger, now }));
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
   const router = new Router();
