@@ -11,7 +11,7 @@ import { bindRoutes, endpointKey, type EndpointImpl, type ResourceHandlers, type
 import { tagHandlers, tagRoutes } from './resources/tags/routes.ts';
 import { venueHandlers, venueRoutes } from './resources/venues/routes.ts';
 import * as generated from './generated/operations.ts';
-import { createWpRestMiddleware } from './wp/mount.ts';
+import { createWpRestDispatch, createWpRestMiddleware, type WpDispatch } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
 import type { Caller, RouteDef } from './wp/types.ts';
 
@@ -49,21 +49,19 @@ function loadOperations(executor: Executor): Map<DocumentNode, PreparedOperation
   return new Map(documents.map((d) => [d, executor.prepare(d)]));
 }
 
-/**
- * The `cal/events/v1` REST facade: WordPress-compatible routes, each translated into one GraphQL
- * operation run in-process, its result shaped by the presenters. No calendar logic lives here.
- */
-export function createRestMiddleware({
-  executor,
-  config,
-  logger,
-  now,
-}: {
+interface RestOptions {
   executor: Executor;
   config: Config;
   logger: RouteDeps['logger'];
   now?: () => Date;
-}): Middleware<AppState> {
+}
+
+/**
+ * The `cal/events/v1` REST facade: WordPress-compatible routes, each translated into one GraphQL
+ * operation run in-process, its result shaped by the presenters. No calendar logic lives here.
+ * `dispatch` answers one request (the pages call it in-process); the middleware serves it over HTTP.
+ */
+export function createRestDispatch({ executor, config, logger, now }: RestOptions): WpDispatch {
   const operations = loadOperations(executor);
   const deps: RouteDeps = {
     execute: executor.execute,
@@ -75,7 +73,7 @@ export function createRestMiddleware({
     logger,
     currencyCode: config.site.currencyCode,
   };
-  return createWpRestMiddleware({
+  return createWpRestDispatch({
     routes: bindResourceRoutes(deps),
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy,
@@ -84,16 +82,21 @@ export function createRestMiddleware({
     logger,
     now,
     settings: { siteTimezone: config.site.timezone, postsPerPage: config.site.postsPerPage, maxPerPage: config.site.maxPerPage },
-    authenticate: (ctx) => {
-      const state = ctx.state as AppState;
+    authenticate: (request, out) => {
+      const state = request.state as AppState;
       const failure = state.authError;
       if (failure?.error === 'throttled') {
-        ctx.set('Retry-After', String(failure.retryAfter));
+        out.set('Retry-After', String(failure.retryAfter));
         return wpError('too_many_requests', msg('error.too_many_requests'), 429);
       }
       if (failure) return tableError('incorrect_password');
       const viewer = state.cal?.viewer;
       return viewer ? ({ anonymous: false, id: viewer.id, login: viewer.login, roles: [viewer.role] } satisfies Caller) : null;
     },
-  }) as Middleware<AppState>;
+  });
+}
+
+/** The facade served over HTTP. */
+export function createRestMiddleware(opts: RestOptions): Middleware<AppState> {
+  return createWpRestMiddleware(createRestDispatch(opts)) as Middleware<AppState>;
 }

@@ -36,7 +36,7 @@ export const isRestError = (x: unknown): x is RestError =>
 
 /** The GraphQL context of this request, with the read password / edit context it asked for. */
 export function calContext(req: WpRequest): Context {
-  const base = (req.ctx.state as AppState).cal;
+  const base = (req.state as AppState).cal;
   const password = typeof req.params.password === 'string' ? req.params.password : undefined;
   const editContext = req.rawParams.context === 'edit';
   return password !== undefined || editContext ? { ...base, password, editContext } : base;
@@ -89,7 +89,7 @@ export async function run<D extends OperationDocument>(deps: RouteDeps, req: WpR
 }
 
 /** The caller as the core's role rules see it. */
-const viewer = (req: WpRequest) => (req.ctx.state as AppState).cal?.viewer ?? null;
+const viewer = (req: WpRequest) => (req.state as AppState).cal?.viewer ?? null;
 
 /** A writes' permission check: real executions defer to the core (which validates first, as
  * WordPress does); for the `Allow` header, any user who may create posts. */

@@ -4,10 +4,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import type { Context } from 'koa';
 import { msg, wpError, type WpError } from './errors.ts';
+import { requestHeader } from './locate.ts';
 import { InvalidValue, MAX_INPUT_VARS, parseQueryString, phpParams } from './query-string.ts';
-import { payloadTooLarge } from './response.ts';
+import { payloadTooLarge, type ResponseWriter } from './response.ts';
+import type { WpHttpRequest } from './types.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -151,19 +152,19 @@ export interface BodySources {
  * Read and parse the body as WordPress does: JSON (`application/json` and the `+json` types) on any
  * method; on writes, urlencoded forms (also untyped bodies but on POST) and multipart forms on
  * POST (a malformed one is ignored). A body over `limit` or JSON that does not decode is the
- * error to answer.
+ * error to answer (a body over the limit also closes the connection).
  */
-export async function readBody(ctx: Context, method: string, limit: number): Promise<BodySources | WpError> {
+export async function readBody(request: WpHttpRequest, res: ResponseWriter, method: string, limit: number): Promise<BodySources | WpError> {
   let raw: Buffer;
   try {
-    raw = await readRawBody(ctx.req, limit);
+    raw = request.body ? await readRawBody(request.body, limit) : Buffer.alloc(0);
   } catch (e) {
     if (!(e instanceof BodyTooLargeError)) throw e;
-    ctx.set('Connection', 'close');
+    res.set('Connection', 'close');
     return payloadTooLarge(limit);
   }
-  const httpMethod = ctx.method.toUpperCase();
-  const ctype = (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase();
+  const httpMethod = request.method.toUpperCase();
+  const ctype = (requestHeader(request, 'Content-Type').split(';')[0] ?? '').trim().toLowerCase();
   const isJson = ctype === 'application/json' || /^[a-z]+\/[^;]*\+json$/.test(ctype);
   const out: BodySources = { body: undefined };
   if (isJson && raw.length > 0) {
@@ -181,7 +182,7 @@ export async function readBody(ctx: Context, method: string, limit: number): Pro
     if (ctype === 'application/x-www-form-urlencoded' || (ctype === '' && httpMethod !== 'POST')) {
       out.form = parseQueryString(raw.toString('latin1'));
     } else if (ctype === 'multipart/form-data' && httpMethod === 'POST') {
-      out.form = await parseMultipart(raw, ctx.get('Content-Type')).catch(() => undefined);
+      out.form = await parseMultipart(raw, requestHeader(request, 'Content-Type')).catch(() => undefined);
     }
     if (out.form) out.body = out.form;
   }

@@ -2,11 +2,9 @@
  * Where a request is addressed: the site URL every absolute URL is built from, and which REST
  * route it names (language prefix, `/wp-json/…` or the plain-permalink `?rest_route=…` form).
  */
-import type { TLSSocket } from 'node:tls';
-import type { Context } from 'koa';
 import { isLang } from './i18n.ts';
 import { parseQueryString } from './query-string.ts';
-import { NAMESPACE, type Lang, type WpUrls } from './types.ts';
+import { NAMESPACE, type Lang, type WpHttpRequest, type WpUrls } from './types.ts';
 
 export function makeUrls(site: string, langPrefix: string): WpUrls {
   const home = site + langPrefix;
@@ -24,8 +22,14 @@ export function makeUrls(site: string, langPrefix: string): WpUrls {
 
 const HOST_RE = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
-function firstHeader(ctx: Context, name: string): string {
-  return ctx.get(name).split(',')[0]?.trim() ?? '';
+/** A request header's value, `''` when absent (Koa's `ctx.get`). */
+export function requestHeader(request: Pick<WpHttpRequest, 'headers'>, name: string): string {
+  const v = request.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : (v ?? '');
+}
+
+function firstHeader(request: Pick<WpHttpRequest, 'headers'>, name: string): string {
+  return requestHeader(request, name).split(',')[0]?.trim() ?? '';
 }
 
 export interface Located {
@@ -54,14 +58,14 @@ export function createLocator(opts: LocatorOptions) {
   }
 
   /** `{scheme}://{host}[/path]` of the site this request reaches. */
-  function siteFor(ctx: Context): string {
+  function siteFor(request: Pick<WpHttpRequest, 'headers' | 'encrypted'>): string {
     if (fixedSite) return fixedSite;
-    let proto = (ctx.req.socket as TLSSocket).encrypted ? 'https' : 'http';
-    let host = ctx.get('Host');
+    let proto = request.encrypted ? 'https' : 'http';
+    let host = requestHeader(request, 'Host');
     if (opts.trustProxy) {
-      const xfp = firstHeader(ctx, 'X-Forwarded-Proto').toLowerCase();
+      const xfp = firstHeader(request, 'X-Forwarded-Proto').toLowerCase();
       if (xfp === 'http' || xfp === 'https') proto = xfp;
-      const xfh = firstHeader(ctx, 'X-Forwarded-Host');
+      const xfh = firstHeader(request, 'X-Forwarded-Host');
       if (xfh && HOST_RE.test(xfh)) host = xfh;
     }
     if (!HOST_RE.test(host)) host = 'localhost';
@@ -69,8 +73,8 @@ export function createLocator(opts: LocatorOptions) {
   }
 
   /** The REST route this request names, or null when it is not a REST request. */
-  function locate(ctx: Context): Located | null {
-    let path = ctx.path;
+  function locate(request: Pick<WpHttpRequest, 'path' | 'querystring'>): Located | null {
+    let path = request.path;
     if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) path = path.slice(basePath.length) || '/';
     let lang: Lang = 'en';
     let langPrefix = '';
@@ -81,10 +85,10 @@ export function createLocator(opts: LocatorOptions) {
       path = path.slice(3) || '/';
     }
     if (path === '/wp-json' || path.startsWith('/wp-json/')) {
-      return { lang, langPrefix, restPath: path.slice('/wp-json'.length) || '/', query: parseQueryString(ctx.querystring) };
+      return { lang, langPrefix, restPath: path.slice('/wp-json'.length) || '/', query: parseQueryString(request.querystring) };
     }
-    if ((path === '/' || path === '/index.php') && /(?:^|&)rest_route(?:=|\[|%5B)/i.test(ctx.querystring)) {
-      const query = parseQueryString(ctx.querystring);
+    if ((path === '/' || path === '/index.php') && /(?:^|&)rest_route(?:=|\[|%5B)/i.test(request.querystring)) {
+      const query = parseQueryString(request.querystring);
       const rr = query.rest_route;
       if (rr === '' || rr === undefined) return null;
       delete query.rest_route;

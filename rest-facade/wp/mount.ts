@@ -1,5 +1,8 @@
 /**
- * Koa middleware serving route definitions the way the WordPress REST server does:
+ * The WordPress REST server over route definitions: `createWpRestDispatch()` answers one HTTP
+ * request (WpHttpRequest → WpHttpResponse, or null when the path is not a REST one), and
+ * `createWpRestMiddleware()` is its Koa adapter (request from `ctx`, answer copied onto `ctx`);
+ * the pages call `dispatch` in-process (src/web/rest-call.ts). Paths served:
  *
  *   /wp-json/                                   root index (REC)
  *   /wp-json/cal/events/v1[/]                   namespace index (§9.1)
@@ -9,23 +12,24 @@
  *   /?rest_route=/cal/events/v1/…, /index.php?rest_route=…   plain-permalink form
  *
  * Any other path under `/wp-json` answers `404 rest_no_route` (JSON, never HTML); paths outside
- * the REST prefixes are passed to the next middleware. The request body is read here.
+ * the REST prefixes get null (Koa: the next middleware). The request body is read here.
  *
  * A request goes through the steps of WordPress's `serve_request()` and `dispatch()`: JSONP
  * check, authentication, method override, route match (OPTIONS answers the route's index entry),
  * body, arguments (§1.3 steps 3–5, route.ts), permission (step 6), handler (step 7); every answer
  * gets the `Allow` header of the matched route.
  */
-import type { Context, Middleware, Next } from 'koa';
+import type { TLSSocket } from 'node:tls';
+import type { Context, Middleware } from 'koa';
 import { docRoute } from '../doc/build.ts';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.ts';
 import { WpError, internalError, isWpError, noRoute } from './errors.ts';
 import { getT } from './i18n.ts';
 import { namespaceIndex, rootIndex } from './index-builder.ts';
-import { createLocator, makeUrls, type Located } from './locate.ts';
+import { createLocator, makeUrls, requestHeader, type Located } from './locate.ts';
 import { allowedMethods, checkPermission } from './permission.ts';
 import { InvalidValue, percentDecode } from './query-string.ts';
-import { isValidJsonpCallback, sendWp, wpResponse, type SendOptions } from './response.ts';
+import { ResponseWriter, isValidJsonpCallback, sendWp, wpResponse, type SendOptions } from './response.ts';
 import { compileRoute, matchRoute, mergeSources, processArgs, routeIndexEntry, routesForPath, type CompiledRoute } from './route.ts';
 import {
   ANONYMOUS,
@@ -36,6 +40,8 @@ import {
   type HttpMethod,
   type Lang,
   type RouteDef,
+  type WpHttpRequest,
+  type WpHttpResponse,
   type WpRequest,
   type WpResponse,
   type WpSettings,
@@ -56,9 +62,10 @@ export interface WpRestOptions {
   /**
    * Who is calling. Return a Caller (`{anonymous: true}` / an authenticated user), `null`/`undefined`
    * for anonymous, or a WpError to refuse the request (e.g. 401 `incorrect_password`, 403
-   * `rest_cookie_invalid_nonce` — answered on every route, before routing, like WordPress).
+   * `rest_cookie_invalid_nonce` — answered on every route, before routing, like WordPress); it may
+   * set headers of the answer (`Retry-After`).
    */
-  authenticate?: (ctx: Context) => Caller | WpError | null | undefined | Promise<Caller | WpError | null | undefined>;
+  authenticate?: (request: WpHttpRequest, out: ResponseWriter) => Caller | WpError | null | undefined | Promise<Caller | WpError | null | undefined>;
   logger?: WpLogger;
   /** Site settings (merged over the defaults), or a function giving the live ones. */
   settings?: Partial<WpSettings> | (() => WpSettings | Promise<WpSettings>);
@@ -79,8 +86,38 @@ export interface WpRestOptions {
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** Build the middleware. */
-export function createWpRestMiddleware(opts: WpRestOptions): Middleware {
+/** Answers one request; null when its path is not a REST one. */
+export type WpDispatch = (request: WpHttpRequest) => Promise<WpHttpResponse | null>;
+
+/** The Koa adapter: the request from `ctx`, the answer copied onto `ctx` (`Vary` merged into what is there); other paths go to `next`. */
+export function createWpRestMiddleware(dispatch: WpDispatch): Middleware {
+  return async function wpRest(ctx, next) {
+    const answer = await dispatch(koaRequest(ctx));
+    if (!answer) return next();
+    ctx.status = answer.status;
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (name.toLowerCase() === 'vary') ctx.vary(value);
+      else ctx.set(name, value);
+    }
+    ctx.body = answer.body;
+  };
+}
+
+/** The request a Koa context carries (its body stream included). */
+export function koaRequest(ctx: Context): WpHttpRequest {
+  return {
+    method: ctx.method,
+    path: ctx.path,
+    querystring: ctx.querystring,
+    headers: ctx.req.headers,
+    body: ctx.req,
+    encrypted: Boolean((ctx.req.socket as TLSSocket).encrypted),
+    state: ctx.state,
+  };
+}
+
+/** The server over `opts.routes`: one function answering a request. */
+export function createWpRestDispatch(opts: WpRestOptions): WpDispatch {
   const logger: WpLogger = opts.logger ?? { error: (o, m) => console.error(m ?? 'wp-rest error', o) };
   const warn = (o: unknown, m?: string) => logger.warn?.(o, m);
   const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -98,48 +135,49 @@ export function createWpRestMiddleware(opts: WpRestOptions): Middleware {
     return { ...DEFAULT_SETTINGS, ...(s ?? {}) };
   }
 
-  return async function wpRest(ctx: Context, next: Next): Promise<void> {
-    const loc = locator.locate(ctx);
-    if (!loc) {
-      await next();
-      return;
-    }
+  return async function dispatch(request) {
+    const loc = locator.locate(request);
+    if (!loc) return null;
     const t = getT(loc.lang);
-    const urls = makeUrls(locator.siteFor(ctx), loc.langPrefix);
+    const urls = makeUrls(locator.siteFor(request), loc.langPrefix);
     const send: SendOptions = {
       urls,
       t,
       user: ANONYMOUS,
-      httpMethod: ctx.method,
+      httpMethod: request.method,
+      origin: requestHeader(request, 'Origin'),
       query: loc.query,
       fields: loc.query._fields,
       credentialedOrigins: opts.credentialedOrigins,
     };
+    const out = new ResponseWriter();
     try {
-      await serve(ctx, loc, send);
+      await serve(request, out, loc, send);
     } catch (err) {
-      logger.error({ err, method: ctx.method, url: ctx.url }, 'wp-rest: unhandled error');
+      const url = request.querystring ? `${request.path}?${request.querystring}` : request.path;
+      logger.error({ err, method: request.method, url }, 'wp-rest: unhandled error');
       try {
-        sendWp(ctx, internalError(), { ...send, allow: undefined });
+        sendWp(out, internalError(), { ...send, allow: undefined });
       } catch {
-        ctx.status = 500;
-        ctx.type = 'application/json; charset=UTF-8';
-        ctx.body = '{"code":"internal_server_error","message":"There has been a critical error on this website.","data":{"status":500}}';
+        out.status = 500;
+        out.set('Content-Type', 'application/json; charset=UTF-8');
+        out.body = '{"code":"internal_server_error","message":"There has been a critical error on this website.","data":{"status":500}}';
       }
     }
+    return out.result();
   };
 
-  async function serve(ctx: Context, loc: Located, send: SendOptions): Promise<void> {
+  async function serve(request: WpHttpRequest, out: ResponseWriter, loc: Located, send: SendOptions): Promise<void> {
     // JSONP callback is checked before anything else (WordPress serve_request()).
     if (loc.query._jsonp !== undefined && !isValidJsonpCallback(loc.query._jsonp)) {
-      sendWp(ctx, wpResponse(null), send);
+      sendWp(out, wpResponse(null), send);
       return;
     }
 
     if (opts.authenticate) {
-      const who = await opts.authenticate(ctx);
+      const who = await opts.authenticate(request, out);
       if (isWpError(who)) {
-        sendWp(ctx, who, send);
+        sendWp(out, who, send);
         return;
       }
       if (who) send.user = who;
@@ -147,45 +185,46 @@ export function createWpRestMiddleware(opts: WpRestOptions): Middleware {
 
     let path = loc.restPath;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    const method = effectiveMethod(ctx, loc);
+    const method = effectiveMethod(request, loc);
     const settings = await resolveSettings();
     const env: ArgEnv = { settings, now: now() };
-    const request = (route: CompiledRoute, groups: Record<string, string>, m: HttpMethod) => buildRequest(ctx, loc, send, { path, route, groups, method: m, env });
+    const wpRequest = (route: CompiledRoute, groups: Record<string, string>, m: HttpMethod) => buildRequest(request, loc, send, { path, route, groups, method: m, env });
 
     // OPTIONS: the route's index entry + Allow.
     if (method === 'OPTIONS') {
       const hit = routesForPath(compiled, path)[0];
       if (!hit) {
-        sendWp(ctx, noRoute(), send);
+        sendWp(out, noRoute(), send);
         return;
       }
-      const [req] = request(hit.route, hit.groups, 'GET');
+      const [req] = wpRequest(hit.route, hit.groups, 'GET');
       send.allow = await allowedMethods(hit.route, req, warn);
-      sendWp(ctx, wpResponse(routeIndexEntry(hit.route, env, send.t, send.urls)), send);
+      sendWp(out, wpResponse(routeIndexEntry(hit.route, env, send.t, send.urls)), send);
       return;
     }
 
     const match = (METHODS as readonly string[]).includes(method) ? matchRoute(compiled, path, method as HttpMethod) : null;
     if (!match) {
-      sendWp(ctx, noRoute(), send);
+      sendWp(out, noRoute(), send);
       return;
     }
-    const [req, sentNames] = request(match.route, match.groups, method as HttpMethod);
-    const result = await dispatch(ctx, req, sentNames, match, env, send);
+    const [req, sentNames] = wpRequest(match.route, match.groups, method as HttpMethod);
+    const result = await runEndpoint(request, out, req, sentNames, match, env, send);
     send.allow = await allowedMethods(match.route, req, warn);
-    sendWp(ctx, result, send);
+    sendWp(out, result, send);
   }
 
   /** Body, arguments, permission, handler: the first error met, or the handler's response. */
-  async function dispatch(
-    ctx: Context,
+  async function runEndpoint(
+    request: WpHttpRequest,
+    out: ResponseWriter,
     req: WpRequest,
     sentNames: Set<string>,
     match: NonNullable<ReturnType<typeof matchRoute>>,
     env: ArgEnv,
     send: SendOptions,
   ): Promise<WpResponse | WpError> {
-    const body = await readBody(ctx, req.method, bodyLimit);
+    const body = await readBody(request, out, req.method, bodyLimit);
     if (isWpError(body)) return body;
     req.body = body.body;
     const path: Record<string, string | InvalidValue> = {};
@@ -240,11 +279,11 @@ function compileRoutes(opts: WpRestOptions, envOf: (req: WpRequest) => ArgEnv): 
 }
 
 /** The method to serve: `_method` / `X-HTTP-Method-Override` on POST; `HEAD` is served as `GET`. */
-function effectiveMethod(ctx: Context, loc: Located): string {
-  const httpMethod = ctx.method.toUpperCase();
+function effectiveMethod(request: WpHttpRequest, loc: Located): string {
+  const httpMethod = request.method.toUpperCase();
   let method = httpMethod;
   if (httpMethod === 'POST') {
-    const o = typeof loc.query._method === 'string' ? loc.query._method : ctx.get('X-HTTP-Method-Override');
+    const o = typeof loc.query._method === 'string' ? loc.query._method : requestHeader(request, 'X-HTTP-Method-Override');
     if (o) method = o.toUpperCase();
   }
   return method === 'HEAD' ? 'GET' : method;
@@ -252,7 +291,7 @@ function effectiveMethod(ctx: Context, loc: Located): string {
 
 /** The request handlers and permission checks see (params are filled in by the argument step). */
 function buildRequest(
-  ctx: Context,
+  request: WpHttpRequest,
   loc: Located,
   send: SendOptions,
   at: { path: string; route: CompiledRoute; groups: Record<string, string>; method: HttpMethod; env: ArgEnv },
@@ -265,7 +304,7 @@ function buildRequest(
   const sentNames = new Set<string>();
   const req: WpRequest = {
     method: at.method,
-    httpMethod: ctx.method.toUpperCase(),
+    httpMethod: request.method.toUpperCase(),
     path: safeDecodePath(at.path),
     route: at.route.key,
     params: {},
@@ -274,14 +313,14 @@ function buildRequest(
     rawParams: {},
     query: loc.query,
     body: undefined,
-    headers: ctx.req.headers,
+    headers: request.headers,
     user: send.user,
     lang: loc.lang,
     t: send.t,
     urls: send.urls,
     settings: at.env.settings,
     now: at.env.now,
-    ctx,
+    state: request.state,
   };
   return [req, sentNames];
 }

@@ -1,10 +1,35 @@
 /**
  * Response side of the WordPress REST server: §1.5 headers, §10.1 CORS, §10.3 envelope features
- * (`_envelope`, `_jsonp`, `_fields`, `_pretty`) and WordPress-style JSON encoding.
+ * (`_envelope`, `_jsonp`, `_fields`, `_pretty`) and WordPress-style JSON encoding, written to a
+ * ResponseWriter (the answer `dispatch` returns).
  */
-import type { Context } from 'koa';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { WpError, msg } from './errors.ts';
-import type { Caller, TFunction, WpResponse, WpUrls } from './types.ts';
+import type { Caller, TFunction, WpHttpResponse, WpResponse, WpUrls } from './types.ts';
+
+/** The answer being written. Headers keep the order they were first set in; setting a name again replaces its value there (as Node's response does). */
+export class ResponseWriter {
+  status = 200;
+  body = '';
+  private readonly fields = new Map<string, [name: string, value: string]>();
+
+  /** Names and values are checked as Node's response checks them: a bad one throws here, inside the 500 fallback. */
+  set(name: string, value: string): void {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    this.fields.set(name.toLowerCase(), [name, value]);
+  }
+
+  /** Add a field to `Vary` (once). */
+  vary(field: string): void {
+    const list = this.fields.get('vary')?.[1].split(/\s*,\s*/) ?? [];
+    if (!list.includes(field)) this.set('Vary', [...list, field].join(', '));
+  }
+
+  result(): WpHttpResponse {
+    return { status: this.status, headers: Object.fromEntries(this.fields.values()), body: this.body };
+  }
+}
 
 export const EXPOSE_HEADERS = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
 export const ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
@@ -137,6 +162,8 @@ export interface SendOptions {
   user: Caller;
   /** HTTP method on the wire. */
   httpMethod: string;
+  /** `Origin` request header (`''` when absent). */
+  origin: string;
   /** Allowed methods of the matched route (undefined = no route matched → no `Allow`). */
   allow?: string[];
   /** Raw query (for `_envelope`, `_jsonp`, `_pretty`). */
@@ -146,34 +173,34 @@ export interface SendOptions {
 }
 
 /** §1.5 + §10.1 headers, in WordPress order. */
-export function setStandardHeaders(ctx: Context, o: SendOptions, jsonp: boolean, extra: Record<string, string> = {}): void {
-  ctx.set('Content-Type', `${jsonp ? 'application/javascript' : 'application/json'}; charset=UTF-8`);
-  ctx.set('X-Robots-Tag', 'noindex');
-  ctx.set('Link', `<${o.urls.restRoot}>; rel="https://api.w.org/"`);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-  ctx.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
-  for (const [k, v] of Object.entries(extra)) ctx.set(k, v);
-  const origin = ctx.get('Origin');
+export function setStandardHeaders(out: ResponseWriter, o: SendOptions, jsonp: boolean, extra: Record<string, string> = {}): void {
+  out.set('Content-Type', `${jsonp ? 'application/javascript' : 'application/json'}; charset=UTF-8`);
+  out.set('X-Robots-Tag', 'noindex');
+  out.set('Link', `<${o.urls.restRoot}>; rel="https://api.w.org/"`);
+  out.set('X-Content-Type-Options', 'nosniff');
+  out.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+  out.set('Access-Control-Allow-Headers', ALLOW_HEADERS);
+  for (const [k, v] of Object.entries(extra)) out.set(k, v);
+  const origin = o.origin;
   if (origin) {
     const safe = /^[\x21-\x7e]+$/.test(origin) ? origin : 'null';
     // WordPress echoes every origin with credentials; with a list, only the listed ones get them.
     const credentialed = !o.credentialedOrigins || o.credentialedOrigins.includes(safe);
-    ctx.set('Access-Control-Allow-Origin', credentialed ? safe : '*');
-    ctx.set('Access-Control-Allow-Methods', CORS_METHODS);
-    if (credentialed) ctx.set('Access-Control-Allow-Credentials', 'true');
-    ctx.vary('Origin');
+    out.set('Access-Control-Allow-Origin', credentialed ? safe : '*');
+    out.set('Access-Control-Allow-Methods', CORS_METHODS);
+    if (credentialed) out.set('Access-Control-Allow-Credentials', 'true');
+    out.vary('Origin');
   } else if ((o.httpMethod === 'GET' || o.httpMethod === 'HEAD') && o.user.anonymous) {
-    ctx.vary('Origin');
+    out.vary('Origin');
   }
   if (!o.user.anonymous) {
-    ctx.set('Expires', NOCACHE_EXPIRES);
-    ctx.set('Cache-Control', NOCACHE_CONTROL);
+    out.set('Expires', NOCACHE_EXPIRES);
+    out.set('Cache-Control', NOCACHE_CONTROL);
   }
 }
 
-/** Write a handler result or an error to the Koa context with every WordPress envelope feature applied. */
-export function sendWp(ctx: Context, result: WpResponse | WpError, o: SendOptions): void {
+/** Write a handler result or an error with every WordPress envelope feature applied. */
+export function sendWp(out: ResponseWriter, result: WpResponse | WpError, o: SendOptions): void {
   const q = o.query;
   const jsonp = q._jsonp !== undefined;
   const pretty = q._pretty !== undefined;
@@ -181,8 +208,8 @@ export function sendWp(ctx: Context, result: WpResponse | WpError, o: SendOption
 
   if (jsonp && !isValidJsonpCallback(q._jsonp)) {
     const text = encodeJson(jsonpInvalidBody(o.t), pretty);
-    setStandardHeaders(ctx, o, jsonp);
-    writeBody(ctx, 400, text, null);
+    setStandardHeaders(out, o, jsonp);
+    writeBody(out, 400, text, null);
     return;
   }
 
@@ -204,21 +231,21 @@ export function sendWp(ctx: Context, result: WpResponse | WpError, o: SendOption
   if (envelope) {
     // Encode first: an unencodable body must not leave half-set headers behind.
     const text = encodeJson({ body: data, status, headers: Object.keys(headers).length ? headers : [] }, pretty);
-    setStandardHeaders(ctx, o, jsonp);
-    writeBody(ctx, 200, text, callback);
+    setStandardHeaders(out, o, jsonp);
+    writeBody(out, 200, text, callback);
     return;
   }
   const text = encodeJson(data, pretty);
   // Handler headers may not override the protocol headers; `Allow` goes in WordPress's position.
   const { Allow, ...rest } = headers;
-  setStandardHeaders(ctx, o, jsonp, Allow !== undefined ? { Allow } : {});
-  for (const [k, v] of Object.entries(rest)) if (!/^content-type$/i.test(k)) ctx.set(k, v);
-  writeBody(ctx, status, text, callback);
+  setStandardHeaders(out, o, jsonp, Allow !== undefined ? { Allow } : {});
+  for (const [k, v] of Object.entries(rest)) if (!/^content-type$/i.test(k)) out.set(k, v);
+  writeBody(out, status, text, callback);
 }
 
-function writeBody(ctx: Context, status: number, json: string, jsonp: string | null): void {
-  ctx.status = status;
-  ctx.body = jsonp ? `/**/${jsonp}(${json})` : json;
+function writeBody(out: ResponseWriter, status: number, json: string, jsonp: string | null): void {
+  out.status = status;
+  out.body = jsonp ? `/**/${jsonp}(${json})` : json;
 }
 
 /** Error used for a body larger than the limit (not a WordPress code: WP leaves this to PHP/nginx). */

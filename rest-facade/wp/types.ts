@@ -6,8 +6,7 @@
  * `{slug}` are accepted and shown expanded), and a list of endpoints (method groups) each with an
  * ordered argument table, an optional permission check and a handler.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Context } from 'koa';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { WpError } from './errors.ts';
 
 export const NAMESPACE = 'cal/events/v1';
@@ -185,8 +184,32 @@ export interface WpRequest {
   settings: WpSettings;
   /** Request clock (use it instead of `new Date()` so defaults and handlers agree). */
   now: Date;
-  /** Escape hatch: the Koa context. */
-  ctx: Context;
+  /** The application's per-request state (`WpHttpRequest.state`). */
+  state: unknown;
   /** Set when a permission check only computes the `Allow` header (nothing is executed). */
   probe?: boolean;
+}
+
+/** An HTTP request as the REST server reads it (mount.ts `dispatch`): from Koa's context, or built by an in-process caller. */
+export interface WpHttpRequest {
+  /** HTTP method on the wire. */
+  method: string;
+  /** URL path, not decoded (`/fr/wp-json/cal/events/v1/events`). */
+  path: string;
+  /** Query string without the `?`. */
+  querystring: string;
+  headers: IncomingHttpHeaders;
+  /** The body to read (the Node request stream); absent: no body. */
+  body?: IncomingMessage;
+  /** Whether the connection is TLS (the scheme of the site URL when none is configured). */
+  encrypted: boolean;
+  /** The application's per-request state, for `authenticate` and the handlers (Koa: `ctx.state`). */
+  state: unknown;
+}
+
+/** The answer to a REST request: headers in the order they were set, with their names as set. */
+export interface WpHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }

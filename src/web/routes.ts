@@ -14,9 +14,10 @@ import type { Context, Middleware } from 'koa';
 import { Eta } from 'eta';
 import { DateTime } from 'luxon';
 import type { Logger } from 'pino';
-import { createRestMiddleware } from '../../rest-facade/router.ts';
+import { createRestDispatch } from '../../rest-facade/router.ts';
 import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
+import { koaRequest } from '../../rest-facade/wp/mount.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
 import type { AppState } from '../context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
@@ -77,14 +78,14 @@ function listItems(events: RestEvent[]) {
 }
 
 export function createWebRouter({ executor, config, logger, now }: { executor: Executor; config: Config; logger: Logger; now?: () => Date }): Middleware<AppState> {
-  const restGet = createRestGet(createRestMiddleware({ executor, config, logger, now }) as Middleware);
+  const restGet = createRestGet(createRestDispatch({ executor, config, logger, now }));
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
   const router = new Router();
 
   const urlsOf = (ctx: Context): WpUrls => {
     const lang = (ctx.state as { webLang?: string }).webLang ?? '';
-    return makeUrls(locator.siteFor(ctx), lang ? `/${lang}` : '');
+    return makeUrls(locator.siteFor(koaRequest(ctx)), lang ? `/${lang}` : '');
   };
   const langOf = (ctx: Context) => (ctx.state as { webLang?: string }).webLang ?? '';
   const get = <T = any>(ctx: Context, path: string, query?: URLSearchParams): Promise<RestAnswer<T>> => restGet<T>(ctx, path, query, langOf(ctx));

@@ -1,10 +1,10 @@
 /**
- * Test helper: serve route definitions through `createWpRestMiddleware()` in a bare Koa app on an
- * ephemeral port, and talk to it with `fetch`.
+ * Test helper: serve route definitions through `createWpRestDispatch()` and its Koa adapter in a
+ * bare Koa app on an ephemeral port, and talk to it with `fetch`.
  */
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { createWpRestMiddleware, type WpRestOptions } from '../../rest-facade/wp/mount.ts';
+import { createWpRestDispatch, createWpRestMiddleware, type WpRestOptions } from '../../rest-facade/wp/mount.ts';
 
 export interface WpTestServer {
   /** `http://127.0.0.1:<port>` */
@@ -18,7 +18,7 @@ export interface WpTestServer {
 export async function startWpTestServer(opts: WpRestOptions, setup?: (app: Koa) => void): Promise<WpTestServer> {
   const app = new Koa();
   setup?.(app);
-  app.use(createWpRestMiddleware(opts));
+  app.use(createWpRestMiddleware(createWpRestDispatch(opts)));
   app.use((ctx) => {
     ctx.status = 200;
     ctx.type = 'text/html';

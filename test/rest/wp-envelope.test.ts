@@ -37,7 +37,7 @@ beforeAll(async () => {
   srv = await startWpTestServer({
     routes,
     siteUrl: 'http://localhost:8080',
-    authenticate: (ctx) => (ctx.get('Authorization') ? { anonymous: false, id: 1, roles: ['administrator'] } : null),
+    authenticate: (request) => (request.headers.authorization ? { anonymous: false, id: 1, roles: ['administrator'] } : null),
   });
 });
 afterAll(async () => {

@@ -155,8 +155,8 @@ beforeAll(async () => {
     routes,
     bodyLimit: 64 * 1024,
     logger: { error: (o) => logged.push(o), warn: () => {} },
-    authenticate: (ctx) => {
-      const auth = ctx.get('Authorization');
+    authenticate: (request) => {
+      const auth = request.headers.authorization;
       if (!auth) return null;
       const who = auth.replace(/^Basic\s+/, '');
       if (who === 'bad') return tableError('incorrect_password');
