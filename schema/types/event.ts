@@ -1,3 +1,4 @@
+import type { Context } from '../../src/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
@@ -6,7 +7,7 @@ import { buildEventListQuery, type AppliedWindow } from '../../src/services/even
 import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost, withScalars } from '../../src/services/posts.ts';
-import { lockedContent, readableWhere, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
+import { lockedContent, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
@@ -17,14 +18,14 @@ import { ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
 import { OrganizerRef } from './organizer.ts';
-import { PostInterface } from './post-fields.ts';
+import { PostInterface, postNodeOptions } from './post-fields.ts';
+import { definePostLifecycle } from './post-lifecycle.ts';
 import { VenueRef } from './venue.ts';
 
 export const EventRef = builder.prismaNode('Event', {
   description: 'A calendar event.',
-  id: { field: 'id' },
+  ...postNodeOptions,
   interfaces: [PostInterface],
-  findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
   fields: (t) => ({
     title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
     titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
@@ -158,16 +159,16 @@ builder.queryFields((t) => ({
   ),
 }));
 
+/** A write's answer: the event as it is now, with the fields the operation selects. */
+const reloadEvent = (ctx: Context, query: object, id: number) => ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
+
 builder.mutationFields((t) => ({
   createEvent: t.prismaField({
     type: 'Event',
     description: 'Creates an event; linked venues/organizers may be created inline, terms linked by ID, slug or name.',
     errors: { types: [...writeErrors] },
     args: { input: t.arg({ type: CreateEventInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await createEvent(ctx, toEventInput(args.input));
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (query, _root, args, ctx) => reloadEvent(ctx, query, await createEvent(ctx, toEventInput(args.input))),
   }),
   updateEvent: t.prismaField({
     type: 'Event',
@@ -180,35 +181,16 @@ builder.mutationFields((t) => ({
       // Recurring series (issue 13): which occurrences the update applies to; returns the addressed event.
       scope: t.arg({ type: RecurrenceScopeEnum, description: 'On an occurrence of a series: THIS (default), THIS_AND_FOLLOWING or ALL.' }),
     },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input), args.scope ?? 'THIS');
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-  deleteEvent: t.prismaField({
-    type: 'Event',
-    description: 'Moves the event to the trash. Already trashed → GoneError.',
-    errors: { types: [...writeErrors] },
-    args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await trashEvent(ctx, args);
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-  restoreEvent: t.prismaField({
-    type: 'Event',
-    description: 'Takes the event out of the trash, back to the status it had.',
-    errors: { types: [...writeErrors] },
-    args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await restoreEvent(ctx, args);
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-  purgeEvent: t.int({
-    description: 'Deletes a trashed event permanently; returns its ID.',
-    errors: { types: [...writeErrors], directResult: false },
-    args: { id: t.arg.int(), slug: t.arg.string() },
-    resolve: (_root, args, ctx) => purgeEvent(ctx, args),
+    resolve: async (query, _root, args, ctx) =>
+      reloadEvent(ctx, query, await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input), args.scope ?? 'THIS')),
   }),
 }));
+
+definePostLifecycle({
+  model: 'Event',
+  single: 'event',
+  trash: { description: 'Moves the event to the trash. Already trashed → GoneError.', write: trashEvent },
+  restore: { description: 'Takes the event out of the trash, back to the status it had.', write: restoreEvent },
+  purge: purgeEvent,
+  reload: reloadEvent,
+});

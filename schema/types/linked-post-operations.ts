@@ -15,6 +15,7 @@ import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
 import type { CreateOrganizerInput, CreateVenueInput, UpdateOrganizerInput, UpdateVenueInput } from '../inputs/linked-post-input.ts';
+import { definePostLifecycle } from './post-lifecycle.ts';
 import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
 import type { OrganizerRef } from './organizer.ts';
 import type { VenueRef } from './venue.ts';
@@ -67,46 +68,35 @@ export function defineLinkedPostOperations(opts: {
     ),
   }));
 
-  const reload = (query: object, ctx: Context, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
-  const Cap = model;
+  const reload = (ctx: Context, query: object, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
   builder.mutationFields((t) => ({
-    [`create${Cap}`]: t.prismaField({
+    [`create${model}`]: t.prismaField({
       type: model,
       description: `Creates a ${single} (or reuses one with the same name, contract §7.7).`,
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: opts.createInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await createLinkedPost(ctx, kind, args.input)),
+        reload(ctx, query, await createLinkedPost(ctx, kind, args.input)),
     }),
-    [`update${Cap}`]: t.prismaField({
+    [`update${model}`]: t.prismaField({
       type: model,
       description: 'Partial update: fields not given stay as they are.',
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: opts.updateInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await updateLinkedPost(ctx, kind, args, args.input)),
-    }),
-    [`delete${Cap}`]: t.prismaField({
-      type: model,
-      description: `Moves the ${single} to the trash and unlinks it from its events. Already trashed → GoneError.`,
-      errors: { types: [...writeErrors] },
-      args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await trashLinkedPost(ctx, kind, args)),
-    }),
-    [`restore${Cap}`]: t.prismaField({
-      type: model,
-      description: `Takes the ${single} out of the trash.`,
-      errors: { types: [...writeErrors] },
-      args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await restoreLinkedPost(ctx, kind, args)),
-    }),
-    [`purge${Cap}`]: t.int({
-      description: `Deletes a trashed ${single} permanently; returns its ID.`,
-      errors: { types: [...writeErrors], directResult: false },
-      args: { id: t.arg.int(), slug: t.arg.string() },
-      resolve: (_r, args, ctx) => purgeLinkedPost(ctx, kind, args),
+        reload(ctx, query, await updateLinkedPost(ctx, kind, args, args.input)),
     }),
   }));
+
+  definePostLifecycle({
+    model,
+    single,
+    trash: {
+      description: `Moves the ${single} to the trash and unlinks it from its events. Already trashed → GoneError.`,
+      write: (ctx, address) => trashLinkedPost(ctx, kind, address),
+    },
+    restore: { description: `Takes the ${single} out of the trash.`, write: (ctx, address) => restoreLinkedPost(ctx, kind, address) },
+    purge: (ctx, address) => purgeLinkedPost(ctx, kind, address),
+    reload,
+  });
 }

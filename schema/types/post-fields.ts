@@ -1,23 +1,18 @@
-import type { PostStatus } from '../../prisma/generated/client/client.ts';
+import type { Event, Organizer, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/context.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
-import { isLocked, lockedContent } from '../../src/services/visibility.ts';
+import { isLocked, lockedContent, readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum, wallClock } from './common.ts';
 
-interface PostShape {
-  id: number;
-  authorId: number | null;
-  status: PostStatus;
-  slug: string | null;
-  content: string;
-  excerpt: string;
-  password: string;
-  dateUtc: Date | null;
-  dateLocal: Date;
-  modifiedUtc: Date;
-  modifiedLocal: Date;
-}
+/** The columns every post table has (the Event, Venue and Organizer models share them). */
+type PostShape = Pick<Event | Venue | Organizer, 'id' | 'authorId' | 'status' | 'slug' | 'content' | 'excerpt' | 'password' | 'dateUtc' | 'dateLocal' | 'modifiedUtc' | 'modifiedLocal'>;
+
+/** Events, venues and organizers as Relay nodes: found by database ID, and only when the caller may read them. */
+export const postNodeOptions = {
+  id: { field: 'id' },
+  findUnique: (id: string, ctx: Context) => ({ id: Number(id), ...readableWhere(ctx) }),
+} as const;
 
 /** Fields events, venues and organizers share (all three are WordPress posts). */
 export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
@@ -57,7 +52,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
 });
 
 /** Fields venues and organizers add to a post's (both have a name as title). */
-export const LinkedPostInterface = builder.interfaceRef<PostShape & { name: string; phone: string; website: string }>('LinkedPost').implement({
+export const LinkedPostInterface = builder.interfaceRef<PostShape & Pick<Venue | Organizer, 'name' | 'phone' | 'website'>>('LinkedPost').implement({
   description: 'What venues and organizers share: WordPress posts with a name as title.',
   interfaces: [PostInterface],
   fields: (t) => ({
@@ -67,3 +62,6 @@ export const LinkedPostInterface = builder.interfaceRef<PostShape & { name: stri
     website: t.exposeString('website'),
   }),
 });
+
+/** Venues and organizers as Relay nodes: posts with a name, phone and website. */
+export const linkedPostNodeOptions = { ...postNodeOptions, interfaces: [PostInterface, LinkedPostInterface] };

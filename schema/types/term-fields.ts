@@ -1,12 +1,8 @@
+import type { Category, Tag } from '../../prisma/generated/client/client.ts';
 import { builder } from '../builder.ts';
 
-interface EventTermShape {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  publishedCount: number;
-}
+/** The columns both term tables have. */
+type EventTermShape = Pick<Category | Tag, 'id' | 'name' | 'slug' | 'description' | 'publishedCount'>;
 
 /** Fields categories and tags share. */
 export const EventTermInterface = builder.interfaceRef<EventTermShape>('EventTerm').implement({

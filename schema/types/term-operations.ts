@@ -55,7 +55,7 @@ export function defineTermOperations(opts: {
 }) {
   const { taxonomy, model, single, plural, typeName } = opts;
   const delegate = (ctx: Context) => termTable(ctx, taxonomy);
-  const reload = (query: object, ctx: Context, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
+  const reload = (ctx: Context, query: object, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
 
   builder.queryFields((t) => ({
     [single]: t.prismaField({
@@ -67,7 +67,7 @@ export function defineTermOperations(opts: {
         readByAddress(args.strict, async () => {
           if (args.id != null) {
             await getTermOrThrow(ctx, taxonomy, args.id);
-            return reload(query, ctx, args.id);
+            return reload(ctx, query, args.id);
           }
           const slug = args.slug ? normalizeSlugLookup(args.slug) : '';
           const found = slug ? await delegate(ctx).findUnique({ ...query, where: { slug } }) : null;
@@ -105,7 +105,7 @@ export function defineTermOperations(opts: {
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: CreateTermInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await createTerm(ctx, taxonomy, args.input)),
+        reload(ctx, query, await createTerm(ctx, taxonomy, args.input)),
     }),
     [`update${typeName}`]: t.prismaField({
       type: model,
@@ -113,7 +113,7 @@ export function defineTermOperations(opts: {
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateTermInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(query, ctx, await updateTerm(ctx, taxonomy, args.id, args.input)),
+        reload(ctx, query, await updateTerm(ctx, taxonomy, args.id, args.input)),
     }),
     [`delete${typeName}`]: t.field({
       type: DeletedTermRef,

@@ -1,15 +1,12 @@
-import { readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { CreateVenueInput, UpdateVenueInput } from '../inputs/linked-post-input.ts';
 import { ImageRef } from './common.ts';
 import { defineLinkedPostOperations } from './linked-post-operations.ts';
-import { LinkedPostInterface, PostInterface } from './post-fields.ts';
+import { linkedPostNodeOptions } from './post-fields.ts';
 
 export const VenueRef = builder.prismaNode('Venue', {
   description: 'A place where events happen.',
-  id: { field: 'id' },
-  interfaces: [PostInterface, LinkedPostInterface],
-  findUnique: (id, ctx) => ({ id: Number(id), ...readableWhere(ctx) }),
+  ...linkedPostNodeOptions,
   fields: (t) => ({
     address: t.exposeString('address'),
     city: t.exposeString('city'),

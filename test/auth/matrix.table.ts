@@ -109,7 +109,6 @@ const all = (outcome: string): Six => six(outcome, outcome, outcome, outcome, ou
 
 // REST answers.
 const OK = '200';
-const CREATED = '201';
 const F401 = '401 rest_forbidden';
 const F403 = '403 rest_forbidden';
 const ENA = '403 event-not-accessible';
@@ -126,7 +125,6 @@ const write = (ok: string, may: readonly boolean[]): Six =>
 const OWN_DRAFT = [true, true, true, true, false, false];
 const OWN_PUBLISHED = [true, true, true, false, false, false];
 const OTHERS = [true, true, false, false, false, false];
-const CREATORS = [true, true, true, true, false, false];
 const PUBLISHERS = [true, true, true, false, false, false];
 
 /** Single reads of a non-public record: editors and up, plus the owner (contributor and up). */
