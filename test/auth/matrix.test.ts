@@ -61,40 +61,56 @@ const FUTURE_LOCAL = new Date('2027-01-10T10:00:00Z');
 const authorOf = (cell: Cell, spec: Fixture) =>
   (spec.owner ?? 'other') === 'own' && cell.caller !== 'anonymous' ? s.users[cell.caller as TestRole] : otherId;
 
+interface Pending {
+  cell: Cell;
+  name: string;
+  spec: Fixture;
+}
+
+/**
+ * Gives fixtures of one ID space their IDs (`insert` takes them from the shared allocator, in
+ * insertion order), titles and slugs, and records them in their cells, global IDs of the GraphQL
+ * type `typename` names.
+ */
+async function allocate(list: Pending[], insert: (list: Pending[]) => Promise<{ id: number }[]>, typename: (spec: Fixture) => string) {
+  const ids = list.length ? (await insert(list)).map((r) => r.id).sort((a, b) => a - b) : [];
+  return list.map((f, i) => {
+    const made = { kind: f.spec.kind, id: ids[i], slug: `${f.cell.token}-${f.name.toLowerCase()}`, title: `${f.cell.token} ${f.name}` };
+    f.cell.made[f.name] = { ...made, gid: encodeGlobalID(typename(f.spec), made.id) };
+    return { ...f, ...made };
+  });
+}
+
 /** Inserts every cell's fixtures with a handful of bulk statements. */
 async function createFixtures(all: Cell[]) {
   const prisma = s.db.prisma;
-  const posts: { cell: Cell; name: string; spec: Fixture }[] = [];
-  const terms: { cell: Cell; name: string; spec: Fixture }[] = [];
+  const postSpecs: Pending[] = [];
+  const termSpecs: Pending[] = [];
   for (const cell of all) {
     for (const [name, spec] of Object.entries(cell.row.fixtures ?? {})) {
-      (spec.kind === 'category' || spec.kind === 'tag' ? terms : posts).push({ cell, name, spec });
+      (spec.kind === 'category' || spec.kind === 'tag' ? termSpecs : postSpecs).push({ cell, name, spec });
     }
   }
 
-  // IDs come from the shared allocators, in insertion order.
-  const postIds = posts.length
-    ? (await prisma.post.createManyAndReturn({ data: posts.map((p) => ({ type: POST_TYPE[p.spec.kind as keyof typeof POST_TYPE] })), select: { id: true } }))
-        .map((r) => r.id)
-        .sort((a, b) => a - b)
-    : [];
-  const termIds = terms.length
-    ? (await prisma.term.createManyAndReturn({ data: terms.map((t) => ({ taxonomy: t.spec.kind === 'category' ? 'CATEGORY' : 'TAG' })), select: { id: true } }))
-        .map((r) => r.id)
-        .sort((a, b) => a - b)
-    : [];
+  const posts = await allocate(
+    postSpecs,
+    (list) => prisma.post.createManyAndReturn({ data: list.map((p) => ({ type: POST_TYPE[p.spec.kind as keyof typeof POST_TYPE] })), select: { id: true } }),
+    (spec) => spec.kind[0].toUpperCase() + spec.kind.slice(1),
+  );
+  const terms = await allocate(
+    termSpecs,
+    (list) => prisma.term.createManyAndReturn({ data: list.map((t) => ({ taxonomy: t.spec.kind === 'category' ? 'CATEGORY' : 'TAG' })), select: { id: true } }),
+    (spec) => (spec.kind === 'category' ? 'EventCategory' : 'EventTag'),
+  );
 
   const events: object[] = [];
   const venues: object[] = [];
   const organizers: object[] = [];
-  posts.forEach((p, i) => {
-    const id = postIds[i];
-    const title = `${p.cell.token} ${p.name}`;
-    const baseSlug = `${p.cell.token}-${p.name.toLowerCase()}`;
+  for (const p of posts) {
+    const { id, title, slug: baseSlug } = p;
     const status = p.spec.status ?? 'publish';
     const trashed = status === 'trash';
     const everPublished = !['draft', 'pending'].includes(trashed ? (p.spec.trashedFrom ?? 'publish') : status);
-    p.cell.made[p.name] = { kind: p.spec.kind, id, slug: baseSlug, title, gid: encodeGlobalID(p.spec.kind[0].toUpperCase() + p.spec.kind.slice(1), id) };
     const common = {
       id,
       authorId: authorOf(p.cell, p.spec),
@@ -127,7 +143,7 @@ async function createFixtures(all: Cell[]) {
     } else {
       organizers.push({ ...common, name: title, content: 'About the organizer.', phone: '555-1234', email: 'org@example.com' });
     }
-  });
+  }
   if (events.length) await prisma.event.createMany({ data: events as never });
   if (venues.length) await prisma.venue.createMany({ data: venues as never });
   if (organizers.length) await prisma.organizer.createMany({ data: organizers as never });
@@ -145,13 +161,7 @@ async function createFixtures(all: Cell[]) {
 
   const categories: object[] = [];
   const tags: object[] = [];
-  terms.forEach((t, i) => {
-    const id = termIds[i];
-    const title = `${t.cell.token} ${t.name}`;
-    const slug = `${t.cell.token}-${t.name.toLowerCase()}`;
-    t.cell.made[t.name] = { kind: t.spec.kind, id, slug, title, gid: encodeGlobalID(t.spec.kind === 'category' ? 'EventCategory' : 'EventTag', id) };
-    (t.spec.kind === 'category' ? categories : tags).push({ id, name: title, slug });
-  });
+  for (const { spec, id, title, slug } of terms) (spec.kind === 'category' ? categories : tags).push({ id, name: title, slug });
   if (categories.length) await prisma.category.createMany({ data: categories as never });
   if (tags.length) await prisma.tag.createMany({ data: tags as never });
 }

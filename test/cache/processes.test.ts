@@ -87,6 +87,18 @@ async function randomInterleaving(writer: Target, cached: Target[], reference: T
   let serial = 0;
   const pick = (list: number[], n: number) => list[n % list.length];
   type Op = { kind: string; n: number; api: 'rest' | 'graphql' };
+  /** A POST that must create a record; its ID joins `list`. */
+  const restCreate = async (path: string, body: unknown, list: number[]) => {
+    const r = await rest(writer, path, { method: 'POST', admin: true, body });
+    expect(r.status).toBe(201);
+    list.push(r.body.id);
+  };
+  /** A write to one of the records of `list`, picked by `n` (no record yet: no write). */
+  const onPicked = async (list: number[], n: number, write: (id: number) => Promise<unknown>) => {
+    if (list.length) await write(pick(list, n));
+  };
+  const restPost = (path: string, body: unknown) => rest(writer, path, { method: 'POST', admin: true, body });
+  const mutate = (mutation: string, variables: Record<string, unknown>) => gql(writer, mutation, variables, true);
   const write = async ({ kind, n, api }: Op) => {
     const name = `${kind} ${++serial}`;
     switch (kind) {
@@ -94,67 +106,44 @@ async function randomInterleaving(writer: Target, cached: Target[], reference: T
         const venue = ids.venues.length && n % 2 ? pick(ids.venues, n) : undefined;
         const categories = ids.categories.length && n % 3 ? [pick(ids.categories, n)] : [];
         if (api === 'rest') {
-          const r = await rest(writer, '/events', { method: 'POST', admin: true, body: eventBody(name, { ...(venue ? { venue } : {}), categories, status: n % 5 ? 'publish' : 'draft' }) });
-          expect(r.status).toBe(201);
-          ids.events.push(r.body.id);
+          await restCreate('/events', eventBody(name, { ...(venue ? { venue } : {}), categories, status: n % 5 ? 'publish' : 'draft' }), ids.events);
         } else {
-          const d = await gql(
-            writer,
-            `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`,
-            { input: { title: name, startDate: '2027-06-02 10:00:00', endDate: '2027-06-02 11:00:00', status: n % 5 ? 'PUBLISH' : 'DRAFT', venues: venue ? [{ id: venue }] : [], categories: categories.map(String) } },
-            true,
-          );
+          const d = await mutate(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`, {
+            input: { title: name, startDate: '2027-06-02 10:00:00', endDate: '2027-06-02 11:00:00', status: n % 5 ? 'PUBLISH' : 'DRAFT', venues: venue ? [{ id: venue }] : [], categories: categories.map(String) },
+          });
           ids.events.push(d.createEvent.databaseId);
         }
         return;
       }
       case 'renameEvent':
-        if (!ids.events.length) return;
-        if (api === 'rest') await rest(writer, `/events/${pick(ids.events, n)}`, { method: 'POST', admin: true, body: { title: name } });
-        else await gql(writer, `mutation($id: Int) { updateEvent(id: $id, input: { title: "${name}" }) { __typename } }`, { id: pick(ids.events, n) }, true);
-        return;
-      case 'createVenue': {
-        const r = await rest(writer, '/venues', { method: 'POST', admin: true, body: { venue: name } });
-        expect(r.status).toBe(201);
-        ids.venues.push(r.body.id);
-        return;
-      }
+        return onPicked(ids.events, n, (id) =>
+          api === 'rest' ? restPost(`/events/${id}`, { title: name }) : mutate(`mutation($id: Int) { updateEvent(id: $id, input: { title: "${name}" }) { __typename } }`, { id }),
+        );
+      case 'createVenue':
+        return restCreate('/venues', { venue: name }, ids.venues);
       case 'renameVenue':
-        if (!ids.venues.length) return;
-        if (api === 'rest') await rest(writer, `/venues/${pick(ids.venues, n)}`, { method: 'POST', admin: true, body: { venue: name } });
-        else await gql(writer, `mutation($id: Int) { updateVenue(id: $id, input: { name: "${name}" }) { __typename } }`, { id: pick(ids.venues, n) }, true);
-        return;
-      case 'createCategory': {
-        const r = await rest(writer, '/categories', { method: 'POST', admin: true, body: { name } });
-        expect(r.status).toBe(201);
-        ids.categories.push(r.body.id);
-        return;
-      }
+        return onPicked(ids.venues, n, (id) =>
+          api === 'rest' ? restPost(`/venues/${id}`, { venue: name }) : mutate(`mutation($id: Int) { updateVenue(id: $id, input: { name: "${name}" }) { __typename } }`, { id }),
+        );
+      case 'createCategory':
+        return restCreate('/categories', { name }, ids.categories);
       case 'linkCategory':
         if (!ids.events.length || !ids.categories.length) return;
-        await rest(writer, `/events/${pick(ids.events, n)}`, { method: 'POST', admin: true, body: { categories: [pick(ids.categories, n + 1)] } });
+        await restPost(`/events/${pick(ids.events, n)}`, { categories: [pick(ids.categories, n + 1)] });
         return;
       case 'renameCategory':
-        if (!ids.categories.length) return;
-        await gql(writer, `mutation($id: Int!) { updateEventCategory(id: $id, input: { name: "${name}" }) { __typename } }`, { id: pick(ids.categories, n) }, true);
-        return;
+        return onPicked(ids.categories, n, (id) => mutate(`mutation($id: Int!) { updateEventCategory(id: $id, input: { name: "${name}" }) { __typename } }`, { id }));
       case 'trashEvent':
-        if (!ids.events.length) return;
-        if (api === 'rest') await rest(writer, `/events/${pick(ids.events, n)}`, { method: 'DELETE', admin: true });
-        else await gql(writer, `mutation($id: Int) { deleteEvent(id: $id) { __typename } }`, { id: pick(ids.events, n) }, true);
-        return;
+        return onPicked(ids.events, n, (id) =>
+          api === 'rest' ? rest(writer, `/events/${id}`, { method: 'DELETE', admin: true }) : mutate(`mutation($id: Int) { deleteEvent(id: $id) { __typename } }`, { id }),
+        );
       case 'restoreEvent':
-        if (!ids.events.length) return;
-        await gql(writer, `mutation($id: Int) { restoreEvent(id: $id) { __typename } }`, { id: pick(ids.events, n) }, true);
-        return;
-      case 'purgeEvent': {
-        if (!ids.events.length) return;
-        const id = pick(ids.events, n);
-        await rest(writer, `/events/${id}?force=true`, { method: 'DELETE', admin: true });
-        return; // the ID stays in the list: reads of a deleted event must agree too
-      }
+        return onPicked(ids.events, n, (id) => mutate(`mutation($id: Int) { restoreEvent(id: $id) { __typename } }`, { id }));
+      case 'purgeEvent':
+        // The ID stays in the list: reads of a deleted event must agree too.
+        return onPicked(ids.events, n, (id) => rest(writer, `/events/${id}?force=true`, { method: 'DELETE', admin: true }));
       case 'createUser':
-        await gql(writer, `mutation($input: CreateUserInput!) { createUser(input: $input) { __typename } }`, { input: { login: `user${serial}_${n}`, password: 'long-enough-pass', role: 'SUBSCRIBER' } }, true);
+        await mutate(`mutation($input: CreateUserInput!) { createUser(input: $input) { __typename } }`, { input: { login: `user${serial}_${n}`, password: 'long-enough-pass', role: 'SUBSCRIBER' } });
         return;
     }
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
+import { JAZZ_NIGHT_FIELDS } from '../helpers/samples.ts';
 
 // A fixed clock: the default list window is computed from it (contract §5.5).
 const NOW = new Date('2026-11-21T11:55:56Z');
@@ -31,6 +32,7 @@ const LIST = `query($filter: EventFilter, $page: Int, $perPage: Int) {
 
 const create = async (input: Record<string, unknown>, as: NonNullable<Parameters<typeof h.gql>[2]>['as'] = 'ADMINISTRATOR') =>
   (await h.ok(CREATE, { input }, { as, now: NOW })).createEvent;
+const update = async (variables: { id?: number; slug?: string; input: Record<string, unknown> }) => (await h.ok(UPDATE, variables)).updateEvent;
 
 describe('Mutation.createEvent', () => {
   it('stores local wall time, time zone and UTC exactly, and renders text', async () => {
@@ -47,14 +49,7 @@ describe('Mutation.createEvent', () => {
       slug: 'summer-jazz-night',
       title: 'Summer Jazz Night',
       description: '<p>Live jazz on the lawn.</p>',
-      startDate: '2026-12-05 19:00:00',
-      endDate: '2026-12-05 22:30:00',
-      startDateUtc: '2026-12-06 00:00:00',
-      endDateUtc: '2026-12-06 03:30:00',
-      timezone: 'America/New_York',
-      timezoneAbbr: 'EST',
-      cost: '$15',
-      costValues: ['15'],
+      ...JAZZ_NIGHT_FIELDS,
       showMap: false,
       showMapLink: false,
     });
@@ -151,7 +146,7 @@ describe('Mutation.createEvent', () => {
 
 describe('Mutation.updateEvent', () => {
   it('changes only what is given (REC partial update)', async () => {
-    const e = await create({
+    const original = {
       title: 'Orig',
       startDate: '2026-12-05 19:00',
       endDate: '2026-12-05 22:00',
@@ -159,8 +154,8 @@ describe('Mutation.updateEvent', () => {
       cost: ['20'],
       organizers: [{ create: { name: 'Keep Me' } }],
       categories: ['keep'],
-    });
-    const u = (await h.ok(UPDATE, { id: e.databaseId, input: { title: 'Renamed' } })).updateEvent;
+    };
+    const u = await update({ id: (await create(original)).databaseId, input: { title: 'Renamed' } });
     expect(u).toMatchObject({ title: 'Renamed', slug: 'orig', featured: true, costValues: ['20'], startDate: '2026-12-05 19:00:00' });
     expect(u.organizers).toHaveLength(1);
     expect(u.categories).toHaveLength(1);
@@ -168,15 +163,15 @@ describe('Mutation.updateEvent', () => {
 
   it('accepts one date alone and clamps', async () => {
     const e = await create({ title: 'D', startDate: '2026-12-05 19:00', endDate: '2026-12-05 22:00' });
-    const u = (await h.ok(UPDATE, { id: e.databaseId, input: { endDate: '2026-12-06 01:00' } })).updateEvent;
+    const u = await update({ id: e.databaseId, input: { endDate: '2026-12-06 01:00' } });
     expect([u.startDate, u.endDate]).toEqual(['2026-12-05 19:00:00', '2026-12-06 01:00:00']);
-    const v = (await h.ok(UPDATE, { id: e.databaseId, input: { startDate: '2026-12-07 10:00' } })).updateEvent;
+    const v = await update({ id: e.databaseId, input: { startDate: '2026-12-07 10:00' } });
     expect([v.startDate, v.endDate]).toEqual(['2026-12-07 10:00:00', '2026-12-07 10:00:00']);
   });
 
   it('renames through the slug address; the body slug is the new slug', async () => {
     await create({ title: 'Old Name', startDate: '2026-12-05', endDate: '2026-12-05' });
-    const u = (await h.ok(UPDATE, { slug: 'old-name', input: { slug: 'new-name' } })).updateEvent;
+    const u = await update({ slug: 'old-name', input: { slug: 'new-name' } });
     expect(u.slug).toBe('new-name');
     expect((await h.ok(GET, { slug: 'old-name' })).event).toBeNull();
   });

@@ -19,3 +19,18 @@ export function readAllSamples<T>(): Array<T & { file: string }> {
     .filter((f) => f.endsWith('.json'))
     .map((file) => ({ file, ...readSample<T>(file) }));
 }
+
+/**
+ * Times and cost of the samples' event 8, "Summer Jazz Night" (POST_events_201, GET_events_id), as
+ * the GraphQL Event type reads them (the REST presenters turn them back into the sample's fields).
+ */
+export const JAZZ_NIGHT_FIELDS = {
+  startDate: '2026-12-05 19:00:00',
+  endDate: '2026-12-05 22:30:00',
+  startDateUtc: '2026-12-06 00:00:00',
+  endDateUtc: '2026-12-06 03:30:00',
+  timezone: 'America/New_York',
+  timezoneAbbr: 'EST',
+  cost: '$15',
+  costValues: ['15'],
+};

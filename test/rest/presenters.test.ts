@@ -21,7 +21,8 @@ import { linkedPostsEnvelope } from '../../rest-facade/resources/linked-posts/pr
 import { presentOrganizer } from '../../rest-facade/resources/organizers/presenter.ts';
 import { presentEmbeddedTerm, presentTerm, termsEnvelope } from '../../rest-facade/resources/terms/presenter.ts';
 import { presentVenue } from '../../rest-facade/resources/venues/presenter.ts';
-import { readAllSamples } from '../helpers/samples.ts';
+import { JAZZ_NIGHT_FIELDS, readAllSamples } from '../helpers/samples.ts';
+import { describeCases } from '../helpers/cases.ts';
 
 
 interface Sample {
@@ -182,14 +183,18 @@ function isEvent(o: any): boolean {
 
 describe('presentEvent', () => {
   it('rebuilds GET_events_id.json from an equivalent node (json_ld included)', () => {
-    const hall: RestVenueFragment = {
-      databaseId: 4,
+    // The venue and the organizers were published together, a second before the event.
+    const posted = {
       authorId: 1,
       status: 'PUBLISH',
       date: '2026-11-21 07:12:40',
       dateUtc: '2026-11-21 12:12:40',
       modified: '2026-11-21 07:12:40',
       modifiedUtc: '2026-11-21 12:12:40',
+    } as const;
+    const hall: RestVenueFragment = {
+      databaseId: 4,
+      ...posted,
       slug: 'grand-hall',
       name: 'Grand Hall',
       description: '<p>A large hall.</p>',
@@ -213,12 +218,7 @@ describe('presentEvent', () => {
     };
     const org = (id: number, name: string, slug: string, extra: Partial<RestOrganizerFragment> = {}): RestOrganizerFragment => ({
       databaseId: id,
-      authorId: 1,
-      status: 'PUBLISH',
-      date: '2026-11-21 07:12:40',
-      dateUtc: '2026-11-21 12:12:40',
-      modified: '2026-11-21 07:12:40',
-      modifiedUtc: '2026-11-21 12:12:40',
+      ...posted,
       slug,
       name,
       description: '',
@@ -245,14 +245,7 @@ describe('presentEvent', () => {
       excerpt: '<p>Jazz on the lawn</p>',
       image: null,
       allDay: false,
-      startDate: '2026-12-05 19:00:00',
-      endDate: '2026-12-05 22:30:00',
-      startDateUtc: '2026-12-06 00:00:00',
-      endDateUtc: '2026-12-06 03:30:00',
-      timezone: 'America/New_York',
-      timezoneAbbr: 'EST',
-      cost: '$15',
-      costValues: ['15'],
+      ...JAZZ_NIGHT_FIELDS,
       currencySymbol: '',
       currencyPosition: '',
       currencyCode: '',
@@ -505,15 +498,19 @@ describe('redaction (§4.7, REC)', () => {
 });
 
 describe('escaping helpers', () => {
-  it('esc_js', () => {
-    expect(escJs('<p>A large hall.</p>\n')).toBe('&lt;p&gt;A large hall.&lt;/p&gt;\\n');
-    expect(escJs(`It's "x" & y &amp; z\r\n`)).toBe("It\\'s &quot;x&quot; &amp; y &amp; z\\n");
-    expect(escJs('a&#039;b')).toBe("a\\'b");
+  describeCases({ escJs }, {
+    esc_js: [
+      ['<p>A large hall.</p>\n', '&lt;p&gt;A large hall.&lt;/p&gt;\\n'],
+      [`It's "x" & y &amp; z\r\n`, "It\\'s &quot;x&quot; &amp; y &amp; z\\n"],
+      ['a&#039;b', "a\\'b"],
+    ],
   });
-  it('PHP urlencode', () => {
-    expect(phpUrlencode('2026-11-20 00:00:00')).toBe('2026-11-20+00%3A00%3A00');
-    expect(phpUrlencode("a~b!c*(d)'9,10")).toBe('a%7Eb%21c%2A%28d%29%279%2C10');
-    expect(phpUrlencode('é')).toBe('%C3%A9');
+  describeCases({ phpUrlencode }, {
+    'PHP urlencode': [
+      ['2026-11-20 00:00:00', '2026-11-20+00%3A00%3A00'],
+      ["a~b!c*(d)'9,10", 'a%7Eb%21c%2A%28d%29%279%2C10'],
+      ['é', '%C3%A9'],
+    ],
   });
   it('image: false or the §4.2.3 object', () => {
     expect(presentImage(null)).toBe(false);

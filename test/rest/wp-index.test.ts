@@ -32,12 +32,17 @@ afterAll(async () => {
   await Promise.all([srv.close(), noPort.close(), live.close()]);
 });
 
+/** The recorded sample `name` and the JSON body `server` answers at `path`, with its response (checked to be a 200). */
+async function againstSample(name: string, server: WpTestServer, path: string) {
+  const s = sample(name);
+  const r = await server.fetch(path);
+  expect(r.status).toBe(200);
+  return { s, r, body: await r.json() };
+}
+
 describe('namespace index (§9.1) vs samples/GET_index.json', () => {
   it('is identical to the sample, key order included', async () => {
-    const s = sample('GET_index.json');
-    const r = await srv.fetch('/wp-json/cal/events/v1/');
-    expect(r.status).toBe(200);
-    const body = await r.json();
+    const { s, body } = await againstSample('GET_index.json', srv, '/wp-json/cal/events/v1/');
     expect(Object.keys(body.routes)).toEqual(Object.keys(s.response.body.routes));
     for (const key of Object.keys(s.response.body.routes)) {
       const ours = body.routes[key];
@@ -122,10 +127,7 @@ describe('namespace index (§9.1) vs samples/GET_index.json', () => {
 
 describe('GET /doc (§9.2) vs samples/GET_doc.json', () => {
   it('is identical to the sample (host without port), key order included', async () => {
-    const s = sample('GET_doc.json');
-    const r = await noPort.fetch('/wp-json/cal/events/v1/doc');
-    expect(r.status).toBe(200);
-    const body = await r.json();
+    const { s, r, body } = await againstSample('GET_doc.json', noPort, '/wp-json/cal/events/v1/doc');
     expect(Object.keys(body)).toEqual(['openapi', 'info', 'components', 'servers', 'paths']);
     expect(shape(body)).toEqual(shape(s.response.body));
     expect(JSON.stringify(body)).toBe(JSON.stringify(s.response.body));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dateToWallClock } from '../../src/domain/wall-clock.ts';
-import { computeEventDates, type EventDates, type EventDatesResult } from '../../src/domain/event-dates.ts';
+import { computeEventDates, type EventDates, type EventDatesInput, type EventDatesResult } from '../../src/domain/event-dates.ts';
 
 const NOW = new Date('2026-11-21T12:12:41Z');
 
@@ -8,22 +8,25 @@ function ok(result: EventDatesResult): EventDates {
   if ('invalid' in result) throw new Error(`invalid ${result.invalid}`);
   return result;
 }
-const walls = (d: EventDates) => ({
-  startLocal: dateToWallClock(d.startLocal),
-  endLocal: dateToWallClock(d.endLocal),
-  startUtc: dateToWallClock(d.startUtc),
-  endUtc: dateToWallClock(d.endUtc),
-});
+/** The dates computed at NOW, checked to carry these start and end wall clocks, local and UTC. */
+function expectWalls(input: Omit<EventDatesInput, 'now'>, [startLocal, endLocal]: [string, string], [startUtc, endUtc]: [string, string]): EventDates {
+  const d = ok(computeEventDates({ ...input, now: NOW }));
+  expect({
+    startLocal: dateToWallClock(d.startLocal),
+    endLocal: dateToWallClock(d.endLocal),
+    startUtc: dateToWallClock(d.startUtc),
+    endUtc: dateToWallClock(d.endUtc),
+  }).toEqual({ startLocal, endLocal, startUtc, endUtc });
+  return d;
+}
 
 describe('computeEventDates', () => {
   it('reads text in the event zone and derives UTC (sample POST_events_201)', () => {
-    const d = ok(computeEventDates({ start: '2026-12-05 19:00:00', end: '2026-12-05 22:30:00', timezone: 'America/New_York', now: NOW }));
-    expect(walls(d)).toEqual({
-      startLocal: '2026-12-05 19:00:00',
-      endLocal: '2026-12-05 22:30:00',
-      startUtc: '2026-12-06 00:00:00',
-      endUtc: '2026-12-06 03:30:00',
-    });
+    const d = expectWalls(
+      { start: '2026-12-05 19:00:00', end: '2026-12-05 22:30:00', timezone: 'America/New_York' },
+      ['2026-12-05 19:00:00', '2026-12-05 22:30:00'],
+      ['2026-12-06 00:00:00', '2026-12-06 03:30:00'],
+    );
     expect(d.text.startUtc).toBe('2026-12-06 00:00:00');
     expect(d.timezone).toBe('America/New_York');
     expect(d.timezoneAbbr).toBe('EST');
@@ -31,13 +34,11 @@ describe('computeEventDates', () => {
   });
 
   it('makes all-day events span whole days (sample POST_events_201_all_day)', () => {
-    const d = ok(computeEventDates({ start: '2026-12-12', end: '2026-12-13', allDay: true, timezone: 'Europe/Paris', now: NOW }));
-    expect(walls(d)).toEqual({
-      startLocal: '2026-12-12 00:00:00',
-      endLocal: '2026-12-13 23:59:59',
-      startUtc: '2026-12-11 23:00:00',
-      endUtc: '2026-12-13 22:59:59',
-    });
+    const d = expectWalls(
+      { start: '2026-12-12', end: '2026-12-13', allDay: true, timezone: 'Europe/Paris' },
+      ['2026-12-12 00:00:00', '2026-12-13 23:59:59'],
+      ['2026-12-11 23:00:00', '2026-12-13 22:59:59'],
+    );
     expect(d.timezoneAbbr).toBe('CET');
   });
 
@@ -50,13 +51,11 @@ describe('computeEventDates', () => {
   });
 
   it('clamps an end before the start, UTC included (sample POST_events_201_end_before_start, REC)', () => {
-    const d = ok(computeEventDates({ start: '2026-12-10 10:00:00', end: '2026-12-10 09:00:00', timezone: 'America/New_York', now: NOW }));
-    expect(walls(d)).toEqual({
-      startLocal: '2026-12-10 10:00:00',
-      endLocal: '2026-12-10 10:00:00',
-      startUtc: '2026-12-10 15:00:00',
-      endUtc: '2026-12-10 15:00:00',
-    });
+    const d = expectWalls(
+      { start: '2026-12-10 10:00:00', end: '2026-12-10 09:00:00', timezone: 'America/New_York' },
+      ['2026-12-10 10:00:00', '2026-12-10 10:00:00'],
+      ['2026-12-10 15:00:00', '2026-12-10 15:00:00'],
+    );
     expect(d.clamped).toBe(true);
   });
 
@@ -67,13 +66,11 @@ describe('computeEventDates', () => {
   });
 
   it('converts epochs to the event zone (REC)', () => {
-    const d = ok(computeEventDates({ start: 1767398400, end: '1767402000', timezone: 'America/New_York', now: NOW }));
-    expect(walls(d)).toEqual({
-      startLocal: '2026-01-02 19:00:00',
-      endLocal: '2026-01-02 20:00:00',
-      startUtc: '2026-01-03 00:00:00',
-      endUtc: '2026-01-03 01:00:00',
-    });
+    expectWalls(
+      { start: 1767398400, end: '1767402000', timezone: 'America/New_York' },
+      ['2026-01-02 19:00:00', '2026-01-02 20:00:00'],
+      ['2026-01-03 00:00:00', '2026-01-03 01:00:00'],
+    );
   });
 
   it('reads relative text relative to now in the event zone', () => {

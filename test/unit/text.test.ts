@@ -1,74 +1,87 @@
 import { describe, expect, it } from 'vitest';
 import { autop, escapeHtml, renderContent, renderExcerpt, renderTitle, texturize } from '../../src/domain/text.ts';
+import { describeCases } from '../helpers/cases.ts';
+
+/** autop with its default line breaks (the tables name one argument). */
+const AUTOP = { autop: (text: string | null) => autop(text) };
 
 describe('autop', () => {
-  it('wraps plain text in a paragraph (samples)', () => {
-    expect(autop('An event content')).toBe('<p>An event content</p>');
-    expect(autop('Jazz on the lawn')).toBe('<p>Jazz on the lawn</p>');
-  });
-
-  it('keeps existing block markup', () => {
-    expect(autop('<p>Live <strong>jazz</strong> on the lawn.</p>')).toBe('<p>Live <strong>jazz</strong> on the lawn.</p>');
-    expect(autop('<ul>\n<li>a</li>\n</ul>\ntext')).toBe('<ul>\n<li>a</li>\n</ul>\n<p>text</p>');
-    expect(autop('<div>inside</div>')).toBe('<div>inside</div>');
-  });
-
-  it('splits paragraphs on blank lines and breaks lines on single newlines', () => {
-    expect(autop('line1\nline2\n\npara2')).toBe('<p>line1<br />\nline2</p>\n<p>para2</p>');
-    expect(autop('a\r\n\r\nb')).toBe('<p>a</p>\n<p>b</p>');
-    expect(autop('one\n\n\n\ntwo')).toBe('<p>one</p>\n<p>two</p>');
-  });
-
-  it('leaves <pre> content alone', () => {
-    expect(autop('<pre>a\n\nb</pre>')).toBe('<pre>a\n\nb</pre>');
-  });
-
-  it('returns "" for empty input', () => {
-    expect(autop('')).toBe('');
-    expect(autop('  \n ')).toBe('');
-    expect(autop(null)).toBe('');
+  describeCases(AUTOP, {
+    'wraps plain text in a paragraph (samples)': [
+      ['An event content', '<p>An event content</p>'],
+      ['Jazz on the lawn', '<p>Jazz on the lawn</p>'],
+    ],
+    'keeps existing block markup': [
+      ['<p>Live <strong>jazz</strong> on the lawn.</p>', '<p>Live <strong>jazz</strong> on the lawn.</p>'],
+      ['<ul>\n<li>a</li>\n</ul>\ntext', '<ul>\n<li>a</li>\n</ul>\n<p>text</p>'],
+      ['<div>inside</div>', '<div>inside</div>'],
+    ],
+    'splits paragraphs on blank lines and breaks lines on single newlines': [
+      ['line1\nline2\n\npara2', '<p>line1<br />\nline2</p>\n<p>para2</p>'],
+      ['a\r\n\r\nb', '<p>a</p>\n<p>b</p>'],
+      ['one\n\n\n\ntwo', '<p>one</p>\n<p>two</p>'],
+    ],
+    'leaves <pre> content alone': [['<pre>a\n\nb</pre>', '<pre>a\n\nb</pre>']],
+    'returns "" for empty input': [
+      ['', ''],
+      ['  \n ', ''],
+      [null, ''],
+    ],
   });
 });
 
 describe('texturize', () => {
-  it('applies the typographic replacements of §4.8', () => {
-    expect(texturize("Don't stop")).toBe('Don&#8217;t stop');
-    expect(texturize('He said "hi" there')).toBe('He said &#8220;hi&#8221; there');
-    expect(texturize('Wait...')).toBe('Wait&#8230;');
-    expect(texturize('A -- B')).toBe('A &#8212; B');
-    expect(texturize('A - B')).toBe('A &#8211; B');
-    expect(texturize('Rock & Roll')).toBe('Rock &#038; Roll');
-    expect(texturize("'90s kids")).toBe('&#8217;90s kids');
-    expect(texturize('5x5 grid')).toBe('5&#215;5 grid');
-    expect(texturize("'quoted'")).toBe('&#8216;quoted&#8217;');
-  });
-
-  it('leaves plain titles, entities, markup and code alone', () => {
-    expect(texturize('Summer Jazz Night')).toBe('Summer Jazz Night');
-    expect(texturize('Summer Jazz Night (updated)')).toBe('Summer Jazz Night (updated)');
-    expect(texturize('Rock &amp; Roll')).toBe('Rock &amp; Roll');
-    expect(texturize('well-known')).toBe('well-known');
-    expect(texturize('<a href="x">"hi"</a>')).toBe('<a href="x">&#8220;hi&#8221;</a>');
-    expect(texturize("It's <code>a 'b'</code>")).toBe("It&#8217;s <code>a 'b'</code>");
+  describeCases({ texturize }, {
+    'applies the typographic replacements of §4.8': [
+      ["Don't stop", 'Don&#8217;t stop'],
+      ['He said "hi" there', 'He said &#8220;hi&#8221; there'],
+      ['Wait...', 'Wait&#8230;'],
+      ['A -- B', 'A &#8212; B'],
+      ['A - B', 'A &#8211; B'],
+      ['Rock & Roll', 'Rock &#038; Roll'],
+      ["'90s kids", '&#8217;90s kids'],
+      ['5x5 grid', '5&#215;5 grid'],
+      ["'quoted'", '&#8216;quoted&#8217;'],
+    ],
+    'leaves plain titles, entities, markup and code alone': [
+      ['Summer Jazz Night', 'Summer Jazz Night'],
+      ['Summer Jazz Night (updated)', 'Summer Jazz Night (updated)'],
+      ['Rock &amp; Roll', 'Rock &amp; Roll'],
+      ['well-known', 'well-known'],
+      ['<a href="x">"hi"</a>', '<a href="x">&#8220;hi&#8221;</a>'],
+      ["It's <code>a 'b'</code>", "It&#8217;s <code>a 'b'</code>"],
+    ],
   });
 });
 
-describe('renderers', () => {
-  it('renders titles, contents and excerpts like the REST API', () => {
-    expect(renderTitle('  Summer Jazz Night ')).toBe('Summer Jazz Night');
-    expect(renderTitle('Rock & Roll')).toBe('Rock &#038; Roll');
-    expect(renderContent('<p>Live <strong>jazz</strong> on the lawn.</p>')).toBe('<p>Live <strong>jazz</strong> on the lawn.</p>');
-    expect(renderContent("It's on")).toBe('<p>It&#8217;s on</p>');
-    expect(renderExcerpt('Jazz on the lawn')).toBe('<p>Jazz on the lawn</p>');
-    expect(renderExcerpt('')).toBe('');
+describe('renderers: titles, contents and excerpts like the REST API', () => {
+  describeCases({ renderTitle }, {
+    titles: [
+      ['  Summer Jazz Night ', 'Summer Jazz Night'],
+      ['Rock & Roll', 'Rock &#038; Roll'],
+    ],
+  });
+  describeCases({ renderContent }, {
+    contents: [
+      ['<p>Live <strong>jazz</strong> on the lawn.</p>', '<p>Live <strong>jazz</strong> on the lawn.</p>'],
+      ["It's on", '<p>It&#8217;s on</p>'],
+    ],
+  });
+  describeCases({ renderExcerpt }, {
+    excerpts: [
+      ['Jazz on the lawn', '<p>Jazz on the lawn</p>'],
+      ['', ''],
+    ],
   });
 });
 
 describe('escapeHtml', () => {
-  it('escapes like esc_html, without double-encoding entities', () => {
-    expect(escapeHtml(`<a href="x">Tom & Jerry's</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#039;s&lt;/a&gt;');
-    expect(escapeHtml('&amp; &#8211; &#x2013;')).toBe('&amp; &#8211; &#x2013;');
-    expect(escapeHtml(null)).toBe('');
+  describeCases({ escapeHtml }, {
+    'escapes like esc_html, without double-encoding entities': [
+      [`<a href="x">Tom & Jerry's</a>`, '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#039;s&lt;/a&gt;'],
+      ['&amp; &#8211; &#x2013;', '&amp; &#8211; &#x2013;'],
+      [null, ''],
+    ],
   });
 });
 
@@ -93,12 +106,16 @@ describe('rendering is linear in the length of the text', () => {
     expect(texturize('<!--'.repeat(N / 4))).toBe('<!&#8211;'.repeat(N / 4));
     expect(renderContent(`${'<script>a\n'.repeat(N / 10)}</script>`)).toContain('<script>a\n<script>');
   });
-  it('keeps the WordPress answers for the rewritten patterns', () => {
-    expect(autop('a <br />\nb')).toBe('<p>a <br />\nb</p>');
-    expect(autop('a<br /> \nb')).toBe('<p>a<br /> <br />\nb</p>');
-    expect(autop('a  \nb')).toBe('<p>a<br />\nb</p>');
-    expect(autop('<script>a\nb</script>')).toBe('<p><script>a\nb</script></p>');
-    expect(autop('x\n  <option>a</option>  \ny')).toBe('<p>x<option>a</option>y</p>');
-    expect(texturize('<b title="a -- b">"c" -- d</b>')).toBe('<b title="a -- b">&#8220;c&#8221; &#8212; d</b>');
+  describeCases(AUTOP, {
+    'keeps the WordPress answers for the rewritten patterns (autop)': [
+      ['a <br />\nb', '<p>a <br />\nb</p>'],
+      ['a<br /> \nb', '<p>a<br /> <br />\nb</p>'],
+      ['a  \nb', '<p>a<br />\nb</p>'],
+      ['<script>a\nb</script>', '<p><script>a\nb</script></p>'],
+      ['x\n  <option>a</option>  \ny', '<p>x<option>a</option>y</p>'],
+    ],
+  });
+  describeCases({ texturize }, {
+    'keeps the WordPress answers for the rewritten patterns (texturize)': [['<b title="a -- b">"c" -- d</b>', '<b title="a -- b">&#8220;c&#8221; &#8212; d</b>']],
   });
 });

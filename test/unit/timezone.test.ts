@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offsetLabel, resolveTimezone, timezoneAbbr } from '../../src/domain/timezone.ts';
+import { describeCases } from '../helpers/cases.ts';
 
 describe('resolveTimezone', () => {
   it('keeps IANA names (canonical case)', () => {
@@ -34,61 +35,60 @@ describe('resolveTimezone', () => {
     expect(resolveTimezone('CEST')?.zone.offset(0)).toBe(120);
   });
 
-  it('rejects what PHP rejects', () => {
-    expect(resolveTimezone('')).toBeNull();
-    expect(resolveTimezone('Foo/Bar')).toBeNull();
-    expect(resolveTimezone('garbage')).toBeNull();
-    expect(resolveTimezone('UTC+25')).toBeNull();
-    expect(resolveTimezone(undefined)).toBeNull();
+  describeCases({ resolveTimezone }, {
+    'rejects what PHP rejects': [
+      ['', null],
+      ['Foo/Bar', null],
+      ['garbage', null],
+      ['UTC+25', null],
+      [undefined, null],
+    ],
   });
 
-  it('formats offset labels', () => {
-    expect(offsetLabel(0)).toBe('UTC+0');
-    expect(offsetLabel(-300)).toBe('UTC-5');
-    expect(offsetLabel(330)).toBe('UTC+5:30');
+  describeCases({ offsetLabel }, {
+    'formats offset labels': [
+      [0, 'UTC+0'],
+      [-300, 'UTC-5'],
+      [330, 'UTC+5:30'],
+    ],
   });
 });
 
 describe('timezoneAbbr', () => {
-  it('gives EST/EDT for New York (samples)', () => {
-    expect(timezoneAbbr('America/New_York', '2026-12-05 19:00:00')).toBe('EST');
-    expect(timezoneAbbr('America/New_York', '2026-07-05 19:00:00')).toBe('EDT');
-  });
-
-  it('gives CET/CEST for central European zones (sample POST_events_201_all_day)', () => {
-    expect(timezoneAbbr('Europe/Paris', '2026-12-12 00:00:00')).toBe('CET');
-    expect(timezoneAbbr('Europe/Paris', '2026-07-12 00:00:00')).toBe('CEST');
-    expect(timezoneAbbr('Europe/Berlin', '2026-01-01 00:00:00')).toBe('CET');
-    expect(timezoneAbbr('Europe/Madrid', '2026-08-01 12:00:00')).toBe('CEST');
-  });
-
-  it('gives tzdata abbreviations for other common zones', () => {
-    expect(timezoneAbbr('Europe/London', '2026-01-01 00:00:00')).toBe('GMT');
-    expect(timezoneAbbr('Europe/London', '2026-07-01 00:00:00')).toBe('BST');
-    expect(timezoneAbbr('Europe/Dublin', '2026-07-01 00:00:00')).toBe('IST');
-    expect(timezoneAbbr('Europe/Lisbon', '2026-07-01 00:00:00')).toBe('WEST');
-    expect(timezoneAbbr('Europe/Athens', '2026-01-01 00:00:00')).toBe('EET');
-    expect(timezoneAbbr('Europe/Helsinki', '2026-07-01 00:00:00')).toBe('EEST');
-    expect(timezoneAbbr('Europe/Moscow', '2026-01-01 00:00:00')).toBe('MSK');
-    expect(timezoneAbbr('America/Los_Angeles', '2026-01-01 00:00:00')).toBe('PST');
-    expect(timezoneAbbr('America/Phoenix', '2026-07-01 00:00:00')).toBe('MST');
-    expect(timezoneAbbr('Asia/Tokyo', '2026-07-01 00:00:00')).toBe('JST');
-    expect(timezoneAbbr('Asia/Kolkata', '2026-07-01 00:00:00')).toBe('IST');
-    expect(timezoneAbbr('Australia/Sydney', '2026-01-01 00:00:00')).toBe('AEDT');
-  });
-
-  it('falls back to numeric abbreviations like PHP', () => {
-    expect(timezoneAbbr('Asia/Dubai', '2026-01-01 00:00:00')).toBe('+04');
-    expect(timezoneAbbr('America/Sao_Paulo', '2026-01-01 00:00:00')).toBe('-03');
-    expect(timezoneAbbr('Asia/Kathmandu', '2026-01-01 00:00:00')).toBe('+0545');
-  });
-
-  it('uses the label itself for offsets and abbreviations', () => {
-    expect(timezoneAbbr('UTC+2', '2026-01-01 00:00:00')).toBe('UTC+2');
-    expect(timezoneAbbr('UTC-5:30', '2026-01-01 00:00:00')).toBe('UTC-5:30');
-    expect(timezoneAbbr('UTC+0', '2026-01-01 00:00:00')).toBe('UTC+0');
-    expect(timezoneAbbr('EST', '2026-07-01 00:00:00')).toBe('EST');
-    expect(timezoneAbbr('UTC', '2026-07-01 00:00:00')).toBe('UTC');
-    expect(timezoneAbbr('GMT', '2026-07-01 00:00:00')).toBe('GMT');
+  describeCases({ timezoneAbbr }, {
+    'gives the abbreviation PHP gives for a zone at a local time': [
+      // Gives EST/EDT for New York (samples)
+      ['America/New_York', '2026-12-05 19:00:00', 'EST'],
+      ['America/New_York', '2026-07-05 19:00:00', 'EDT'],
+      // Gives CET/CEST for central European zones (sample POST_events_201_all_day)
+      ['Europe/Paris', '2026-12-12 00:00:00', 'CET'],
+      ['Europe/Paris', '2026-07-12 00:00:00', 'CEST'],
+      ['Europe/Berlin', '2026-01-01 00:00:00', 'CET'],
+      ['Europe/Madrid', '2026-08-01 12:00:00', 'CEST'],
+      // Gives tzdata abbreviations for other common zones
+      ['Europe/London', '2026-01-01 00:00:00', 'GMT'],
+      ['Europe/London', '2026-07-01 00:00:00', 'BST'],
+      ['Europe/Dublin', '2026-07-01 00:00:00', 'IST'],
+      ['Europe/Lisbon', '2026-07-01 00:00:00', 'WEST'],
+      ['Europe/Athens', '2026-01-01 00:00:00', 'EET'],
+      ['Europe/Helsinki', '2026-07-01 00:00:00', 'EEST'],
+      ['Europe/Moscow', '2026-01-01 00:00:00', 'MSK'],
+      ['America/Los_Angeles', '2026-01-01 00:00:00', 'PST'],
+      ['America/Phoenix', '2026-07-01 00:00:00', 'MST'],
+      ['Asia/Tokyo', '2026-07-01 00:00:00', 'JST'],
+      ['Asia/Kolkata', '2026-07-01 00:00:00', 'IST'],
+      ['Australia/Sydney', '2026-01-01 00:00:00', 'AEDT'],
+      // Falls back to numeric abbreviations like PHP
+      ['Asia/Dubai', '2026-01-01 00:00:00', '+04'],
+      ['America/Sao_Paulo', '2026-01-01 00:00:00', '-03'],
+      ['Asia/Kathmandu', '2026-01-01 00:00:00', '+0545'],
+      // Uses the label itself for offsets and abbreviations
+      ['UTC+2', '2026-01-01 00:00:00', 'UTC+2'],
+      ['UTC-5:30', '2026-01-01 00:00:00', 'UTC-5:30'],
+      ['UTC+0', '2026-01-01 00:00:00', 'UTC+0'],
+      ['EST', '2026-07-01 00:00:00', 'EST'],
+      ['UTC', '2026-07-01 00:00:00', 'UTC'],
+      ['GMT', '2026-07-01 00:00:00', 'GMT'],
+    ],
   });
 });
