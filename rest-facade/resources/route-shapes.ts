@@ -55,42 +55,36 @@ function collection(base: string, args: { list: ArgMap; create: ArgMap }): Route
   };
 }
 
+/** The argument tables of one item's endpoints (`/{id}`, `/by-slug/{slug}`). */
+interface ItemArgTables {
+  get: ArgMap;
+  delete: ArgMap;
+  update: ArgMap;
+}
+
+/**
+ * One item: read, delete and update. Posts list delete before update, taxonomies update before
+ * delete, as WordPress does.
+ */
+function item(pattern: string, args: ItemArgTables, order: 'delete-first' | 'update-first'): RouteSkeleton {
+  const get: EndpointSkeleton = { methods: ['GET'], args: args.get, handler: 'get' };
+  const remove: EndpointSkeleton = { methods: ['DELETE'], args: args.delete, handler: 'remove' };
+  const update: EndpointSkeleton = { methods: UPDATE, args: args.update, handler: 'update' };
+  return { pattern, endpoints: order === 'delete-first' ? [get, remove, update] : [get, update, remove] };
+}
+
 /** `/events`, `/venues`, `/organizers`: collection, by ID, by slug. */
 export function postRoutes(base: string, args: PostArgTables): RouteSkeleton[] {
   return [
     collection(base, args),
-    {
-      pattern: `${base}/${ID}`,
-      endpoints: [
-        { methods: ['GET'], args: args.get, handler: 'get' },
-        { methods: ['DELETE'], args: args.delete, handler: 'remove' },
-        { methods: UPDATE, args: args.update, handler: 'update' },
-      ],
-    },
-    {
-      pattern: `${base}/by-slug/${SLUG}`,
-      endpoints: [
-        { methods: ['GET'], args: args.getBySlug, handler: 'get' },
-        { methods: ['DELETE'], args: args.deleteBySlug, handler: 'remove' },
-        { methods: UPDATE, args: args.updateBySlug, handler: 'update' },
-      ],
-    },
+    item(`${base}/${ID}`, args, 'delete-first'),
+    item(`${base}/by-slug/${SLUG}`, { get: args.getBySlug, delete: args.deleteBySlug, update: args.updateBySlug }, 'delete-first'),
   ];
 }
 
-/** `/categories`, `/tags`: collection and by ID (update listed before delete, as WordPress does). */
+/** `/categories`, `/tags`: collection and by ID. */
 export function termRoutes(base: string, args: TermArgTables): RouteSkeleton[] {
-  return [
-    collection(base, args),
-    {
-      pattern: `${base}/${ID}`,
-      endpoints: [
-        { methods: ['GET'], args: args.get, handler: 'get' },
-        { methods: UPDATE, args: args.update, handler: 'update' },
-        { methods: ['DELETE'], args: args.delete, handler: 'remove' },
-      ],
-    },
-  ];
+  return [collection(base, args), item(`${base}/${ID}`, args, 'update-first')];
 }
 
 export type EndpointImpl = Pick<EndpointDef, 'handler' | 'permission'>;

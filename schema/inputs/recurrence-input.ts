@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { describedEnum } from '../types/common.ts';
 
 export const RecurrenceInputRef = builder.inputType('RecurrenceInput', {
   description:
@@ -11,23 +12,16 @@ export const RecurrenceInputRef = builder.inputType('RecurrenceInput', {
   }),
 });
 
-export const RecurrenceScopeEnum = builder.enumType('RecurrenceScope', {
-  description: 'Which occurrences of a series an update applies to.',
-  values: {
-    THIS: { value: 'THIS', description: 'Only the addressed occurrence (it becomes an override and keeps its ID).' },
-    THIS_AND_FOLLOWING: { value: 'THIS_AND_FOLLOWING', description: 'The addressed occurrence and those after it: the series is split there.' },
-    ALL: { value: 'ALL', description: 'Every occurrence of the series.' },
-  } as const,
+export const RecurrenceScopeEnum = describedEnum('RecurrenceScope', 'Which occurrences of a series an update applies to.', {
+  THIS: ['THIS', 'Only the addressed occurrence (it becomes an override and keeps its ID).'],
+  THIS_AND_FOLLOWING: ['THIS_AND_FOLLOWING', 'The addressed occurrence and those after it: the series is split there.'],
+  ALL: ['ALL', 'Every occurrence of the series.'],
 });
 
-export const OccurrenceListingEnum = builder.enumType('OccurrenceListing', {
-  description: 'How an event list shows recurring series.',
-  values: {
-    EXPAND: { value: 'EXPAND', description: 'One row per occurrence, as the REST API lists them (the default).' },
-    SERIES: {
-      value: 'SERIES',
-      description:
-        'One row per series: the series event (with its first occurrence\'s dates), listed when any of its occurrences matches every other filter; single events as usual.',
-    },
-  } as const,
+export const OccurrenceListingEnum = describedEnum('OccurrenceListing', 'How an event list shows recurring series.', {
+  EXPAND: ['EXPAND', 'One row per occurrence, as the REST API lists them (the default).'],
+  SERIES: [
+    'SERIES',
+    "One row per series: the series event (with its first occurrence's dates), listed when any of its occurrences matches every other filter; single events as usual.",
+  ],
 });

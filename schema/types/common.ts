@@ -1,15 +1,22 @@
 import { builder } from '../builder.ts';
 
-export const PostStatusEnum = builder.enumType('PostStatus', {
-  description: 'Publication status of an event, venue or organizer (WordPress post statuses).',
-  values: {
-    PUBLISH: { value: 'publish', description: 'Public.' },
-    FUTURE: { value: 'future', description: 'Scheduled: published at its publication date.' },
-    DRAFT: { value: 'draft', description: 'Draft.' },
-    PENDING: { value: 'pending', description: 'Awaiting review.' },
-    PRIVATE: { value: 'private', description: 'Visible to editors only.' },
-    TRASH: { value: 'trash', description: 'In the trash.' },
-  } as const,
+/** An enum whose every value has a description: `{ NAME: [internal value, description] }`. */
+export function describedEnum<const Values extends Record<string, readonly [value: string, description: string]>>(
+  name: string,
+  description: string,
+  values: Values,
+) {
+  const config = Object.fromEntries(Object.entries(values).map(([key, [value, description]]) => [key, { value, description }]));
+  return builder.enumType(name, { description, values: config as { [K in keyof Values]: { value: Values[K][0]; description: string } } });
+}
+
+export const PostStatusEnum = describedEnum('PostStatus', 'Publication status of an event, venue or organizer (WordPress post statuses).', {
+  PUBLISH: ['publish', 'Public.'],
+  FUTURE: ['future', 'Scheduled: published at its publication date.'],
+  DRAFT: ['draft', 'Draft.'],
+  PENDING: ['pending', 'Awaiting review.'],
+  PRIVATE: ['private', 'Visible to editors only.'],
+  TRASH: ['trash', 'In the trash.'],
 });
 
 export const ImageRef = builder.prismaNode('Attachment', {
