@@ -22,7 +22,10 @@ interface SeriesFields {
 }
 const SERIES_SELECT = { recurrenceRule: true, recurrenceStart: true, recurrenceRdates: true, recurrenceExdates: true, timezone: true } as const;
 
-const RecurrenceRef = builder.objectRef<SeriesFields & { recurrenceRule: string; recurrenceStart: Date }>('Recurrence').implement({
+type SeriesRule = SeriesFields & { recurrenceRule: string; recurrenceStart: Date };
+const hasRule = (s: SeriesFields | null): s is SeriesRule => Boolean(s?.recurrenceRule && s.recurrenceStart);
+
+const RecurrenceRef = builder.objectRef<SeriesRule>('Recurrence').implement({
   description: 'The rule of a recurring series (RFC 5545), in the series time zone.',
   fields: (t) => ({
     rule: t.string({ description: 'RRULE text (no DTSTART).', resolve: (s) => s.recurrenceRule }),
@@ -47,8 +50,8 @@ builder.prismaObjectFields(EventRef, (t) => ({
     description: 'The series rule, on a series and on each of its occurrences; null for a single event.',
     select: { ...SERIES_SELECT, occurrence: { select: { seriesId: true, overridden: true, series: { select: SERIES_SELECT } } } },
     resolve: (e) => {
-      const s = seriesOf(e as unknown as WithOccurrence);
-      return s?.recurrenceRule && s.recurrenceStart ? (s as never) : null;
+      const s = seriesOf(e);
+      return hasRule(s) ? s : null;
     },
   }),
   series: t.field({
