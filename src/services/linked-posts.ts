@@ -1,4 +1,4 @@
-import type { Organizer, Venue } from '../../prisma/generated/client/client.ts';
+import type { Organizer, Prisma, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -49,20 +49,22 @@ const label = (kind: LinkedKind) => (kind === 'VENUE' ? 'venue' : 'organizer');
 
 type Selection = { select?: object; include?: object };
 
-/** The reads made on either table, typed once for both (Prisma's own delegates do not unite). */
+type Row = Venue | Organizer;
+
+/**
+ * The calls made on either table, typed once for both (Prisma's own delegates do not unite); the
+ * columns written here are the ones both tables have.
+ */
 export interface LinkedPostTable {
-  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<Venue | Organizer | null>;
-  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<Venue | Organizer>;
-  findMany(args: Selection & { where: object; orderBy: object; skip: number; take: number }): Promise<(Venue | Organizer)[]>;
+  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<Row | null>;
+  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<Row>;
+  findFirst(args: Selection & { where: object; orderBy?: object }): Promise<Row | null>;
+  findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<Row[]>;
   count(args: { where: object }): Promise<number>;
+  update(args: { where: { id: number }; data: object }): Prisma.PrismaPromise<unknown>;
 }
 
 export const linkedPostTable = (ctx: Context, kind: LinkedKind): LinkedPostTable => (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer);
-
-/** Writes go through one delegate type: the two tables share every column written here. */
-function delegate(ctx: Context, kind: LinkedKind) {
-  return (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
-}
 
 /** `stateprovince` when not sent: state for US addresses, else province (contract §4.3). */
 export function deriveStateProvince(v: { state?: string | null; province?: string | null; country?: string | null }) {
@@ -96,7 +98,7 @@ function validate(kind: LinkedKind, input: LinkedPostInput, creating: boolean) {
   }
 }
 
-async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput, current?: Record<string, unknown>) {
+async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput, current?: Row) {
   const data: Record<string, unknown> = {};
   if (input.name) data.name = input.name.trim();
   if (input.description !== undefined && input.description !== null) data.content = input.description;
@@ -119,7 +121,7 @@ async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput,
 
 function slugsLike(ctx: Context, kind: LinkedKind) {
   return async (base: string) =>
-    (await delegate(ctx, kind).findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
+    (await linkedPostTable(ctx, kind).findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
 }
 
 /**
@@ -153,14 +155,14 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   // reuse neither reveals nor alters others' drafts.
   const candidates = await sameNameIds(ctx, kind, name, input.description || null);
   const duplicate = candidates.length
-    ? await delegate(ctx, kind).findFirst({
+    ? await linkedPostTable(ctx, kind).findFirst({
         where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
         select: { id: true, status: true, authorId: true },
         orderBy: { id: 'asc' },
       })
     : null;
   if (duplicate) {
-    if (!canEdit(viewer, duplicate as never)) return duplicate.id;
+    if (!canEdit(viewer, duplicate)) return duplicate.id;
     const { name: _same, ...rest } = input;
     return updateLinkedPost(ctx, kind, { id: duplicate.id }, rest, { allowReuse: true });
   }
@@ -202,7 +204,7 @@ export async function updateLinkedPost(
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);
   const viewer = opts.allowReuse ? requirePostCreator(ctx) : requireEditable(ctx, row);
-  const current = (await delegate(ctx, kind).findUnique({ where: { id: row.id } })) as unknown as Record<string, unknown>;
+  const current = await linkedPostTable(ctx, kind).findUniqueOrThrow({ where: { id: row.id } });
   const data = await fieldData(ctx, kind, input, current);
   const requested = input.status as Status | undefined;
   const status = opts.allowReuse ? undefined : forcedStatus(viewer, requested ?? undefined, false);
@@ -213,15 +215,15 @@ export async function updateLinkedPost(
       dateUtc: input.dateUtc,
       timezone: ctx.settings.timezone,
       status: (status ?? row.status) as Status,
-      current: current.dateUtc as Date | null,
+      current: current.dateUtc,
     });
     Object.assign(data, published);
     if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedSlug(row.slug));
   }
   const now = stamp(ctx);
-  await delegate(ctx, kind).update({
+  await linkedPostTable(ctx, kind).update({
     where: { id: row.id },
-    data: { ...data, modifiedUtc: now.utc, modifiedLocal: now.local } as never,
+    data: { ...data, modifiedUtc: now.utc, modifiedLocal: now.local },
   });
   publishChange(ctx, { kind, id: row.id, action: 'UPDATED', before: row });
   return row.id;
@@ -239,7 +241,7 @@ export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: P
   const events = await linkedEventChanges(ctx, kind, row.id);
   await ctx.prisma.$transaction([
     (join as typeof ctx.prisma.eventVenue).deleteMany({ where: where as never }),
-    delegate(ctx, kind).update({ where: { id: row.id }, data: trashedData(row, now) }),
+    linkedPostTable(ctx, kind).update({ where: { id: row.id }, data: trashedData(row, now) }),
   ]);
   publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
@@ -249,9 +251,9 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
   const row = await locatePost(ctx, kind, address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError(`The ${label(kind)} is not in the trash.`, 'id', 'NOT_TRASHED');
-  const current = await delegate(ctx, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
+  const current = await linkedPostTable(ctx, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
   await writeWithUniqueSlug(row.slug?.replace(/__trashed$/, '') || label(kind), slugsLike(ctx, kind), (slug) =>
-    delegate(ctx, kind).update({
+    linkedPostTable(ctx, kind).update({
       where: { id: row.id },
       data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
     }),
