@@ -97,6 +97,6 @@ export function createRestDispatch({ executor, config, logger, now }: RestOption
 }
 
 /** The facade served over HTTP. */
-export function createRestMiddleware(opts: RestOptions): Middleware<AppState> {
-  return createWpRestMiddleware(createRestDispatch(opts)) as Middleware<AppState>;
+export function createRestMiddleware(dispatch: WpDispatch): Middleware<AppState> {
+  return createWpRestMiddleware(dispatch) as Middleware<AppState>;
 }

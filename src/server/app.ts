@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { schema } from '../../schema/index.ts';
-import { createRestMiddleware } from '../../rest-facade/router.ts';
+import { createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
 import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import { createContext, type AppState } from '../context.ts';
@@ -145,7 +145,9 @@ export function buildApp({
     ctx.body = (ctx.method === 'GET' || ctx.method === 'HEAD') && json ? Buffer.from(await response.arrayBuffer()) : response.body;
   });
 
-  app.use(createWebRouter({ executor, config, logger, now }));
-  app.use(createRestMiddleware({ executor, config, logger, now }));
+  // One REST facade: served over HTTP below, and called in-process by the pages and feeds.
+  const rest = createRestDispatch({ executor, config, logger, now });
+  app.use(createWebRouter({ rest, executor, config, now }));
+  app.use(createRestMiddleware(rest));
   return { app, yoga, executor, cache, changes: bus };
 }

@@ -13,11 +13,9 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { Eta } from 'eta';
 import { DateTime } from 'luxon';
-import type { Logger } from 'pino';
-import { createRestDispatch } from '../../rest-facade/router.ts';
 import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
-import { koaRequest } from '../../rest-facade/wp/mount.ts';
+import { koaRequest, type WpDispatch } from '../../rest-facade/wp/mount.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
 import type { AppState } from '../context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
@@ -77,8 +75,8 @@ function listItems(events: RestEvent[]) {
   }));
 }
 
-export function createWebRouter({ executor, config, logger, now }: { executor: Executor; config: Config; logger: Logger; now?: () => Date }): Middleware<AppState> {
-  const restGet = createRestGet(createRestDispatch({ executor, config, logger, now }));
+export function createWebRouter({ rest, executor, config, now }: { rest: WpDispatch; executor: Executor; config: Config; now?: () => Date }): Middleware<AppState> {
+  const restGet = createRestGet(rest);
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
   const router = new Router();
