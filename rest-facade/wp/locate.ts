@@ -59,7 +59,19 @@ export function createLocator(opts: LocatorOptions) {
 
   /** `{scheme}://{host}[/path]` of the site this request reaches. */
   function siteFor(request: Pick<WpHttpRequest, 'headers' | 'encrypted'>): string {
-    if (fixedSite) return fixedSite;
+    return fixedSite ?? addressed(request);
+  }
+
+  /**
+   * The origins that are this server's own for a request: the site URL's, and the one the request
+   * was addressed to (its Host; a page elsewhere cannot make a browser send another site's Host).
+   */
+  function ownOrigins(request: Pick<WpHttpRequest, 'headers' | 'encrypted'>): string[] {
+    return [...new Set([fixedSite, addressed(request)].flatMap((site) => (site ? [new URL(site).origin] : [])))];
+  }
+
+  /** `{scheme}://{host}` the request was addressed to. */
+  function addressed(request: Pick<WpHttpRequest, 'headers' | 'encrypted'>): string {
     let proto = request.encrypted ? 'https' : 'http';
     let host = requestHeader(request, 'Host');
     if (opts.trustProxy) {
@@ -100,5 +112,5 @@ export function createLocator(opts: LocatorOptions) {
     return null;
   }
 
-  return { siteFor, locate };
+  return { siteFor, ownOrigins, locate };
 }

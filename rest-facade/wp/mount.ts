@@ -23,7 +23,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Context, Middleware } from 'koa';
 import { docRoute } from '../doc/build.ts';
 import { DEFAULT_BODY_LIMIT, readBody } from './body.ts';
-import { WpError, internalError, isWpError, noRoute } from './errors.ts';
+import { WpError, internalError, isWpError, msg, noRoute, wpError } from './errors.ts';
 import { getT } from './i18n.ts';
 import { namespaceIndex, rootIndex } from './index-builder.ts';
 import { createLocator, makeUrls, requestHeader, type Located } from './locate.ts';
@@ -167,6 +167,22 @@ export function createWpRestDispatch(opts: WpRestOptions): WpDispatch {
     return out.result();
   };
 
+  /**
+   * Cross-site request forgery (issue 21 item 6): a browser sends a form, multipart or
+   * query-string-only POST to another site without a preflight, with the Basic credentials it
+   * holds for it. A signed-in write is refused when its `Origin` is neither this server's own nor
+   * one of `credentialedOrigins` (`null` included), or, without an `Origin`, when the browser says
+   * `Sec-Fetch-Site: cross-site`. Clients that send neither (server-side ones) are unaffected.
+   * Without `credentialedOrigins` (WordPress's behaviour, any origin trusted) nothing is refused.
+   */
+  function crossSiteRequest(request: WpHttpRequest): boolean {
+    const trusted = opts.credentialedOrigins;
+    if (!trusted) return false;
+    const origin = requestHeader(request, 'Origin').trim();
+    if (!origin) return requestHeader(request, 'Sec-Fetch-Site').trim().toLowerCase() === 'cross-site';
+    return !trusted.includes(origin) && !locator.ownOrigins(request).includes(origin.toLowerCase());
+  }
+
   async function serve(request: WpHttpRequest, out: ResponseWriter, loc: Located, send: SendOptions): Promise<void> {
     // JSONP callback is checked before anything else (WordPress serve_request()).
     if (loc.query._jsonp !== undefined && !isValidJsonpCallback(loc.query._jsonp)) {
@@ -186,6 +202,10 @@ export function createWpRestDispatch(opts: WpRestOptions): WpDispatch {
     let path = loc.restPath;
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     const method = effectiveMethod(request, loc);
+    if (!send.user.anonymous && method !== 'GET' && method !== 'OPTIONS' && crossSiteRequest(request)) {
+      sendWp(out, wpError('rest_cross_origin_write', msg('error.cross_origin_write'), 403), send);
+      return;
+    }
     const settings = await resolveSettings();
     const env: ArgEnv = { settings, now: now() };
     const wpRequest = (route: CompiledRoute, groups: Record<string, string>, m: HttpMethod) => buildRequest(request, loc, send, { path, route, groups, method: m, env });

@@ -89,7 +89,7 @@ builder.prismaObjectFields(EventRef, (t) => ({
     args: {
       after: t.arg.string({ description: 'Event-local `YYYY-MM-DD[ HH:MM:SS]`, inclusive.' }),
       before: t.arg.string({ description: 'Event-local, exclusive.' }),
-      first: t.arg.int({ description: 'At most this many (default 100, at most 1000).' }),
+      first: t.arg.int({ description: 'At most this many (at most 1000).', defaultValue: 100 }),
     },
     select: { occurrence: { select: { seriesId: true } } },
     resolve: async (e, args, ctx, info) => {

@@ -5,12 +5,14 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { parse } from 'graphql';
 import type {
   ASTVisitor,
   DocumentNode,
   FieldNode,
   FragmentDefinitionNode,
   GraphQLSchema,
+  OperationDefinitionNode,
   SelectionSetNode,
   ValidationContext,
   ValueNode,
@@ -165,14 +167,40 @@ function noIntrospection(context: ValidationContext): ASTVisitor {
 }
 
 function costLimitPlugin(limits: GraphQLLimits): Plugin {
+  let schema: GraphQLSchema | undefined;
+  const exceeded = (cost: number, what = '') =>
+    limitError(`Query cost limit of ${limits.maxCost} exceeded${what}, found ${cost}. Ask for fewer items or fields.`, 'COST_LIMIT_EXCEEDED');
   return {
+    onSchemaChange({ schema: current }) {
+      schema = current;
+    },
+    // A batch (array POST) is one request: its operations run at once, so their costs add up and
+    // the whole array is refused before any of it runs. Unparsable entries fail on their own later.
+    onRequestParse() {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (!Array.isArray(requestParserResult) || !schema) return;
+          let total = 0;
+          for (const params of requestParserResult) {
+            if (typeof params?.query !== 'string') continue;
+            let document: DocumentNode;
+            try {
+              document = parse(params.query, { maxTokens: limits.maxTokens });
+            } catch {
+              continue;
+            }
+            const variables = params.variables && typeof params.variables === 'object' ? params.variables : {};
+            total += operationCost(schema, document, params.operationName, variables, limits.defaultListSize);
+          }
+          if (total > limits.maxCost) throw exceeded(total, ' by this batch');
+        },
+      };
+    },
     onExecute({ args, setResultAndStopExecution }) {
       if (internal(args.contextValue)) return;
       const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, limits.defaultListSize);
       if (cost > limits.maxCost) {
-        setResultAndStopExecution({
-          errors: [limitError(`Query cost limit of ${limits.maxCost} exceeded, found ${cost}. Ask for fewer items or fields.`, 'COST_LIMIT_EXCEEDED')],
-        });
+        setResultAndStopExecution({ errors: [exceeded(cost)] });
       }
     },
   };
@@ -181,12 +209,26 @@ function costLimitPlugin(limits: GraphQLLimits): Plugin {
 /** Arguments that say how many items a list field returns. */
 const PAGE_ARGS = new Set(['first', 'last', 'perPage', 'per_page', 'limit']);
 
+interface SchemaField {
+  type: unknown;
+  args?: readonly { name: string; defaultValue?: unknown }[];
+}
+
+/** A page size or ID count from a request value (a number, or a list's length); undefined for anything else (null included). */
+function countOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (Array.isArray(value)) return value.length;
+  return undefined;
+}
+
 /**
  * The estimated cost of an operation: every field costs 1, and the selection below a list field
  * counts once per item it may return — its `first`/`last`/`perPage`/`per_page`/`limit` argument,
- * the length of an `ids` list, or `defaultListSize` when none is given. Lists directly inside a
- * connection (`edges`, `nodes`) are the connection's page and do not multiply again. Works from
- * the schema by type names only (no instanceof: graphql may be loaded twice, as ESM and CJS).
+ * the length of an `ids` list, or `defaultListSize` when none is given. An argument is read as it
+ * will run: a literal, a variable's value, else the variable's default, else the argument's own
+ * default in the schema (`occurrences(first: Int = 100)`). Lists directly inside a connection
+ * (`edges`, `nodes`) are the connection's page and do not multiply again. Works from the schema by
+ * type names only (no instanceof: graphql may be loaded twice, as ESM and CJS).
  */
 export function operationCost(
   schema: GraphQLSchema,
@@ -196,7 +238,7 @@ export function operationCost(
   defaultListSize: number,
 ): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  let operation;
+  let operation: OperationDefinitionNode | undefined;
   for (const d of document.definitions) {
     if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
     else if (d.kind === 'OperationDefinition' && (!operationName || d.name?.value === operationName)) operation ??= d;
@@ -205,20 +247,22 @@ export function operationCost(
   const root =
     operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
 
+  // A variable left out takes its default (`$n: Int = 50`); one given, even null, is what runs.
+  const defaults = new Map<string, ValueNode>();
+  for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) defaults.set(v.variable.name.value, v.defaultValue);
   const numberOf = (value: ValueNode | undefined): number | undefined => {
     if (!value) return undefined;
     if (value.kind === 'IntValue') return Number(value.value);
     if (value.kind === 'ListValue') return value.values.length;
     if (value.kind === 'Variable') {
-      const v = variables[value.name.value];
-      if (typeof v === 'number') return v;
-      if (Array.isArray(v)) return v.length;
+      const name = value.name.value;
+      return Object.hasOwn(variables, name) ? countOf(variables[name]) : numberOf(defaults.get(name));
     }
     return undefined;
   };
 
   const fieldsOf = (typeName: string | undefined) => {
-    const type = typeName ? (schema.getType(typeName) as { getFields?: () => Record<string, { type: unknown }> } | undefined) : undefined;
+    const type = typeName ? (schema.getType(typeName) as { getFields?: () => Record<string, SchemaField> } | undefined) : undefined;
     return type?.getFields?.();
   };
 
@@ -242,11 +286,15 @@ export function operationCost(
 
   const fieldCost = (field: FieldNode, parentType: string | undefined, seen: Set<string>): number => {
     if (!field.selectionSet) return 1;
-    const typeString = String(fieldsOf(parentType)?.[field.name.value]?.type ?? '');
+    const definition = fieldsOf(parentType)?.[field.name.value];
+    const typeString = String(definition?.type ?? '');
     const childType = typeString.replace(/[[\]!]/g, '') || undefined;
     let multiplier: number | undefined;
-    for (const arg of field.arguments ?? []) {
-      const n = PAGE_ARGS.has(arg.name.value) || arg.name.value === 'ids' ? numberOf(arg.value) : undefined;
+    const given = new Map((field.arguments ?? []).map((a) => [a.name.value, a.value]));
+    for (const name of new Set([...given.keys(), ...(definition?.args ?? []).map((a) => a.name)])) {
+      if (!PAGE_ARGS.has(name) && name !== 'ids') continue;
+      // Not given, null, or a variable without a value: what the resolver gets is the schema's default.
+      const n = numberOf(given.get(name)) ?? countOf(definition?.args?.find((a) => a.name === name)?.defaultValue);
       if (n !== undefined) multiplier = Math.max(multiplier ?? 0, n);
     }
     if (multiplier === undefined) {

@@ -1,4 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { hash, verify } from '@node-rs/argon2';
 import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
 import type { Context, Viewer } from '../context.ts';
@@ -24,17 +25,19 @@ export function generateApplicationPassword(): string {
 }
 
 /**
- * Verified credentials are remembered for a minute, keyed by a SHA-256 of login and password. The
- * entry names the stored hash that matched; a hit counts only while that hash is still the user's
- * password hash or one of their application passwords' hashes, so a password change or a revoked
- * application password takes effect at once.
+ * Verified credentials are remembered for a minute (argon2 costs tens of milliseconds of CPU, on
+ * every Basic request otherwise), keyed by an HMAC of login and password under a key drawn at
+ * start-up and never stored, so the cache holds nothing that could be checked against a guess
+ * outside this process. The entry names the stored hash that matched; a hit counts only while
+ * that hash is still the user's password hash or one of their application passwords' hashes,
+ * read from the database on every request like the user's role, so a password change, a revoked
+ * application password, a role change or a deleted user takes effect at once, in every process.
  */
-const verified = new Map<string, { hash: string; expires: number }>();
-const CACHE_MS = 60_000;
-const CACHE_MAX = 10_000;
+const verified = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
+const cacheSecret = randomBytes(32);
 
 function cacheKey(login: string, password: string) {
-  return createHash('sha256').update(`${login}\0${password}`).digest('hex');
+  return createHmac('sha256', cacheSecret).update(login).update('\0').update(password).digest('base64');
 }
 
 /** Forgets every remembered verification (tests; never needed for correctness). */
@@ -87,9 +90,7 @@ export async function verifyCredentials(
 
   let matched: string | null = null;
   const hit = verified.get(key);
-  if (hit && hit.expires > now.getTime()) {
-    if (hit.hash === user.passwordHash || user.applicationPasswords.some((a) => a.hash === hit.hash)) matched = hit.hash;
-  }
+  if (hit !== undefined && (hit === user.passwordHash || user.applicationPasswords.some((a) => a.hash === hit))) matched = hit;
   if (matched === null) {
     if (await verify(user.passwordHash, password).catch(() => false)) {
       matched = user.passwordHash;
@@ -108,11 +109,7 @@ export async function verifyCredentials(
       verified.delete(key);
       return null;
     }
-    if (verified.size >= CACHE_MAX) {
-      for (const [k, v] of verified) if (v.expires <= now.getTime()) verified.delete(k);
-      if (verified.size >= CACHE_MAX) verified.clear();
-    }
-    verified.set(key, { hash: matched, expires: now.getTime() + CACHE_MS });
+    verified.set(key, matched);
   }
 
   const app = user.applicationPasswords.find((a) => a.hash === matched);

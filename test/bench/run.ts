@@ -11,7 +11,10 @@
  *   BENCH_DURATION=10             seconds per measured run; BENCH_WARMUP=3 seconds of warm-up before each
  *   BENCH_CONNECTIONS=1,10
  *   BENCH_ROUNDS=2                rounds over all scenarios in one server process (RSS leak check)
- *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all)
+ *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all; `mixed` is the mixed load below)
+ *   BENCH_MIXED=8,2               mixed load: this many connections reading GET /events while this many
+ *                                 write (authenticated POST /events) at once; prints read and write p50/p99
+ *                                 side by side (0 turns it off)
  *   BENCH_SQL_SAMPLES=10          sequential requests per scenario for the SQL count
  *   BENCH_CACHE_TTL_S=0           CAL_CACHE_TTL_S of the server (default 0: every figure uncached)
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
@@ -57,6 +60,10 @@ const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = list(env.BENCH_CONNECTIONS, '1,10').map(Number);
 const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 2));
 const ONLY = env.BENCH_SCENARIOS ? new Set(list(env.BENCH_SCENARIOS, '')) : null;
+const MIXED = (() => {
+  const [reads, writes] = list(env.BENCH_MIXED, '8,2').map(Number);
+  return reads > 0 && writes > 0 ? { reads, writes } : null;
+})();
 const SQL_SAMPLES = Number(env.BENCH_SQL_SAMPLES ?? 10);
 const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
 const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
@@ -245,6 +252,8 @@ interface RunResult {
   rss: { startupMB: number; idleMB?: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
   explain?: { sql: string; values: unknown[]; plan: string }[];
   profile?: ProfileSummary;
+  /** Reads and authenticated writes at once, at fixed connection counts (BENCH_MIXED). */
+  mixed?: { reads: LoadResult; writes: LoadResult; load1: number };
 }
 
 const results: RunResult[] = [];
@@ -387,6 +396,33 @@ async function measure(
   return m;
 }
 
+/**
+ * Reads and authenticated writes at the same time (a busy site with editors at work): `reads`
+ * connections on GET /events and `writes` connections on POST /events, for BENCH_DURATION after a
+ * warm-up; the latency of each side is its own.
+ */
+async function mixedLoad(child: Child, seed: SeedInfo, conns: { reads: number; writes: number }) {
+  const spec = (key: string, connections: number) => {
+    const sc = SCENARIOS.find((x) => x.key === key)!;
+    const req = requestOf(sc, seed);
+    return { baseUrl: child.baseUrl, method: sc.method, path: req.path, body: req.body, headers: req.headers, connections };
+  };
+  const [read, write] = [spec('events', conns.reads), spec('create', conns.writes)];
+  if (WARMUP > 0) await Promise.all([runLoad({ ...read, durationSec: WARMUP }), runLoad({ ...write, durationSec: WARMUP })]);
+  const [reads, writes] = await Promise.all([runLoad({ ...read, durationSec: DURATION }), runLoad({ ...write, durationSec: DURATION })]);
+  const load1 = +os.loadavg()[0].toFixed(2);
+  process.stderr.write(`  ${mixedLine({ reads, writes, load1 })}\n`);
+  return { reads, writes, load1 };
+}
+
+function mixedLine(m: NonNullable<RunResult['mixed']>): string {
+  const side = (r: LoadResult) =>
+    `p50 ${f1(r.p50, 1)} ms  p99 ${f1(r.p99, 1)} ms  ${r.rps} req/s${r.errors + r.timeouts + r.non2xx ? `  ERRORS ${JSON.stringify({ errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, codes: r.statusCodes })}` : ''}`;
+  return (
+    `mixed load: GET /events c=${m.reads.connections}: ${side(m.reads)}  ·  authenticated POST /events c=${m.writes.connections}: ${side(m.writes)}  (load ${m.load1})`
+  );
+}
+
 async function explain(run: (sql: string, values: unknown[]) => Promise<string>, statements: { sql: string; values: unknown[] }[]) {
   const out: { sql: string; values: unknown[]; plan: string }[] = [];
   for (const st of statements) {
@@ -489,6 +525,10 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     result.rss.roundMaxMB.push(mb(rss.period()));
     result.rss.afterRoundMB.push(mb(rss.current() ?? 0));
     await breakdown(`after round ${round}`);
+  }
+  if (MIXED && (!ONLY || ONLY.has('mixed'))) {
+    result.mixed = await mixedLoad(server, seed, MIXED);
+    await cleanupPosts();
   }
   rss.stop();
   await server.stop();
@@ -769,6 +809,7 @@ function report(): string {
   for (const r of results) {
     parts.push(`\n## ${r.size} events · ${r.backend}  (seeded ${r.seed.rows} rows in ${r.seed.seconds.toFixed(1)} s)\n`);
     parts.push(table(r));
+    if (r.mixed) parts.push(mixedLine(r.mixed));
     for (const x of ratios(r)) {
       parts.push(
         `c=${x.conns}: REST/GraphQL cost ${f1(x.restPerGraphqlCost, 2)}× (CPU ${f1(x.restPerGraphqlCpu, 2)}×)   REST/minimal throughput ${f1(x.restPerMinimal, 2)}× (CPU ${f1(x.restPerMinimalCpu, 2)}×)`,

@@ -116,6 +116,66 @@ describe('limits', () => {
       expect(codes, operationName).not.toMatch(/limit of \d+ exceeded/);
     }
   });
+
+  describe('cost with variables, defaults, fragments and batches (issue 21 item 5)', () => {
+    const fields = 'id title slug startDate endDate status';
+    // 50 events × 1,000 occurrences × 6 fields ≈ 300,000: far over 50,000, however it is written.
+    const literal = `{ events(perPage: 50) { ... on EventConnection { nodes { id occurrences(first: 1000) { ${fields} } } } } }`;
+    const refusedCost = (r: { status: number; body: { errors?: { extensions?: { code?: string } }[] } }) => {
+      expect(r.status).toBe(400);
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('COST_LIMIT_EXCEEDED');
+    };
+
+    it('costs page sizes given by variable values and by variable defaults like literals', async () => {
+      refusedCost(await post(s, { query: literal }));
+      const withDefaults = `query ($n: Int = 50, $m: Int = 1000) { events(perPage: $n) { ... on EventConnection { nodes { id occurrences(first: $m) { ${fields} } } } } }`;
+      refusedCost(await post(s, { query: withDefaults }));
+      refusedCost(await post(s, { query: withDefaults.replace('= 50', '').replace('= 1000', ''), variables: { n: 50, m: 1000 } }));
+      // A value given overrides the default: small pages pass.
+      const small = await post(s, { query: withDefaults, variables: { n: 5, m: 5 } });
+      expect(small.status).toBe(200);
+      expect(small.body.errors).toBeUndefined();
+    });
+
+    it('costs an argument left out at its real default (occurrences: 100)', async () => {
+      const many = `a b c d e f g h i j k`.split(' ').map((a) => `${a}: ${fields.split(' ')[0]}`).join(' ');
+      // 50 × 100 × (6 + 11) fields ≈ 85,000 at the real default; the site's page size (10) would allow it.
+      refusedCost(await post(s, { query: `{ events(perPage: 50) { ... on EventConnection { nodes { id occurrences { ${fields} ${many} } } } } }` }));
+      const explicitSmall = await post(s, { query: `{ events(perPage: 50) { ... on EventConnection { nodes { id occurrences(first: 10) { ${fields} ${many} } } } } }` });
+      expect(explicitSmall.status).toBe(200);
+      // An explicit null is the default as well.
+      refusedCost(
+        await post(s, {
+          query: `query ($m: Int) { events(perPage: 50) { ... on EventConnection { nodes { id occurrences(first: $m) { ${fields} ${many} } } } } }`,
+          variables: { m: null },
+        }),
+      );
+    });
+
+    it('costs variables used inside fragments, and aliases of them add up', async () => {
+      const fragment = `fragment Occ on Event { occurrences(first: $m) { ${fields} } }`;
+      refusedCost(
+        await post(s, { query: `query ($n: Int = 50, $m: Int = 1000) { events(perPage: $n) { ... on EventConnection { nodes { id ...Occ } } } } ${fragment}` }),
+      );
+      const aliased = Array.from({ length: 11 }, (_, i) => `a${i}: events(perPage: $n) { ... on EventConnection { nodes { id ...Occ } } }`).join(' ');
+      refusedCost(await post(s, { query: `query ($n: Int = 5, $m: Int = 200) { ${aliased} } ${fragment}` }));
+      const once = await post(s, { query: `query ($n: Int = 5, $m: Int = 200) { ${aliased.split(' a1:')[0]} } ${fragment}` });
+      expect(once.status).toBe(200);
+    });
+
+    it('costs a batch as a whole', async () => {
+      // Each ≈ 50 × 100 × 7 = 35,000 passes alone; two of them in one array are 70,000.
+      const op = { query: `query ($n: Int = 50) { events(perPage: $n) { ... on EventConnection { nodes { id occurrences { ${fields} } } } } }` };
+      const alone = await post(s, op);
+      expect(alone.status).toBe(200);
+      expect(alone.body.errors).toBeUndefined();
+      const batch = await post(s, [op, op]);
+      refusedCost({ status: batch.status, body: Array.isArray(batch.body) ? batch.body[0] : batch.body });
+      const small = await post(s, [op, { query: '{ __typename }' }]);
+      expect(small.status).toBe(200);
+      expect(small.body).toHaveLength(2);
+    });
+  });
 });
 
 describe('nodes', () => {
