@@ -33,8 +33,15 @@ const LANG_RE = new RegExp(`^/(${LANGS.filter((l) => l !== 'en').join('|')})(/.*
 
 const templates = new Eta({ views: new URL('./templates/', import.meta.url).pathname, autoEscape: true, cache: true, autoTrim: false });
 const siteCss = readFileSync(new URL('./templates/site.css', import.meta.url), 'utf8');
-// The standalone bundle is not in the package's exports: found next to its entry point.
-const scalarBundle = join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+// Swagger UI's prebuilt browser files, served from the package (no CDN), and the script that starts it.
+const require = createRequire(import.meta.url);
+const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'));
+const DOCS_ASSETS: Record<string, { file: string; type: string }> = {
+  'swagger-ui-bundle.js': { file: join(swaggerUiDir, 'swagger-ui-bundle.js'), type: 'application/javascript; charset=utf-8' },
+  'swagger-ui.css': { file: join(swaggerUiDir, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
+  'docs.js': { file: new URL('./templates/docs.js', import.meta.url).pathname, type: 'application/javascript; charset=utf-8' },
+};
+const favicon = readFileSync(new URL('./templates/favicon.ico', import.meta.url));
 
 /** Security headers of every HTML answer; the CSP allows only this host's scripts (no inline script). */
 const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
@@ -346,19 +353,24 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
 
   router.get('/docs', (ctx) => {
     const urls = urlsOf(ctx);
-    const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } });
     ctx.type = 'text/html; charset=utf-8';
     securityHeaders(ctx);
-    // Scalar renders with inline styles and evaluates nothing remote; its script comes from this host.
-    ctx.set('Content-Security-Policy', PAGE_CSP.replace("img-src 'self' data: https:", "img-src 'self' data: blob:").replace("font-src 'self' data:", "font-src 'self' data:; worker-src 'self' blob:"));
     discovery(ctx, urls);
-    ctx.body = templates.render('docs', { urls, siteName: SITE_NAME, specUrl: `${urls.namespaceRoot}/openapi.json`, configuration });
+    ctx.body = templates.render('docs', { urls, siteName: SITE_NAME, specUrl: `${urls.namespaceRoot}/openapi.json` });
   });
-  router.get('/docs/scalar.js', (ctx) => {
-    ctx.type = 'application/javascript; charset=utf-8';
+  router.get('/docs/:asset', (ctx, next) => {
+    const asset = DOCS_ASSETS[ctx.params.asset as string];
+    if (!asset) return next();
+    ctx.type = asset.type;
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = createReadStream(scalarBundle);
+    ctx.body = createReadStream(asset.file);
+  });
+  router.get('/favicon.ico', (ctx) => {
+    ctx.type = 'image/x-icon';
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = favicon;
   });
   router.get('/assets/site.css', (ctx) => {
     ctx.type = 'text/css; charset=utf-8';

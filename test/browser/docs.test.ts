@@ -25,10 +25,15 @@ describe.skipIf(!existsSync(CHROMIUM))('in a real browser', () => {
     const page = await browser.newPage();
     const offHost: string[] = [];
     const cspErrors: string[] = [];
+    const failed: string[] = [];
     const origin = new URL(s.base).origin;
     page.on('request', (req) => {
       const u = req.url();
       if (!u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:')) offHost.push(u);
+    });
+    // Every request to this host succeeds (the favicon the browser asks for by itself included).
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
     });
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
@@ -39,18 +44,27 @@ describe.skipIf(!existsSync(CHROMIUM))('in a real browser', () => {
     await page.waitForTimeout(500);
     if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/${path.replace(/\W+/g, '_') || 'root'}.png`, fullPage: false });
     await page.close();
-    return { offHost, cspErrors };
+    return { offHost, cspErrors, failed };
   }
 
   it('/docs renders the operations from openapi.json with no request off the host', async () => {
-    const { offHost, cspErrors } = await visit('/docs', async (page) => {
-      await page.getByText('/events/{id}').first().waitFor({ timeout: 30_000 });
-      const text = await page.locator('body').innerText();
-      for (const m of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(text).toContain(m);
+    const spec = (await (await fetch(`${s.base}/wp-json/cal/events/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const { offHost, cspErrors, failed } = await visit('/docs', async (page) => {
+      // Swagger UI draws one block per operation, its method and path as data attributes.
+      await page.locator('.opblock-summary-path[data-path="/events/{id}"]').first().waitFor({ timeout: 30_000 });
+      const drawn = await page.locator('.opblock').evaluateAll((blocks) =>
+        blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      );
+      expect(new Set(drawn)).toEqual(new Set(operations));
       expect(await page.locator(`a[href="${s.base}/graphql"]`).count()).toBeGreaterThan(0);
     });
+    expect(operations.length).toBeGreaterThan(20);
     expect(offHost).toEqual([]);
     expect(cspErrors).toEqual([]);
+    expect(failed).toEqual([]);
   }, 60_000);
 
   it('the home and event pages render with their CSP and no request off the host', async () => {
@@ -62,5 +76,6 @@ describe.skipIf(!existsSync(CHROMIUM))('in a real browser', () => {
     });
     expect(home.offHost).toEqual([]);
     expect(home.cspErrors).toEqual([]);
+    expect(home.failed).toEqual([]);
   }, 60_000);
 });

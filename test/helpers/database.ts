@@ -94,6 +94,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   return { url: url.href, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
+/**
+ * The migrated empty PGlite of this run (what `npm run build` makes for the server), for a test that
+ * creates an embedded database on disk itself; undefined where globalSetup did not run.
+ */
+export async function pgliteTemplateImage(): Promise<Blob | undefined> {
+  const template = pgliteTemplate();
+  return template ? new Blob([await readFile(template)]) : undefined;
+}
+
 /** Undefined outside vitest or when globalSetup did not run; the helper then migrates from scratch. */
 function pgliteTemplate(): string | undefined {
   try {

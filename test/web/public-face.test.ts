@@ -164,6 +164,23 @@ describe('pages', () => {
     expect(fr.status).toBe(200);
     expect(fr.headers.get('link')).toBe(`<${s.base}/fr/wp-json/>; rel="https://api.w.org/"`);
   });
+
+  it('/favicon.ico and the /docs assets come from this server; other /docs/ names are a 404', async () => {
+    const icon = await fetch(`${s.base}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/x-icon']);
+    const bytes = new Uint8Array(await icon.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]); // ICO header: reserved 0, type 1 (icon)
+    for (const [path, type] of [['/docs/swagger-ui-bundle.js', 'application/javascript'], ['/docs/swagger-ui.css', 'text/css'], ['/docs/docs.js', 'application/javascript']]) {
+      const r = await fetch(s.base + path);
+      expect([r.status, r.headers.get('content-type')?.split(';')[0]], path).toEqual([200, type]);
+      expect((await r.text()).length, path).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${s.base}/docs/package.json`)).status).toBe(404);
+    const docs = await s.request('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain(`src="${s.base}/docs/swagger-ui-bundle.js"`);
+    expect(docs.text).toContain(`data-url="${s.base}/wp-json/cal/events/v1/openapi.json"`);
+  });
 });
 
 describe('discovery', () => {
