@@ -17,6 +17,15 @@ export function escapeHtml(text: string | null | undefined): string {
     .replace(/'/g, '&#039;');
 }
 
+/**
+ * PHP's `trim`: strips only " \t\n\r\0\x0B". JavaScript's `trim()` also strips every Unicode space
+ * (no-break space U+00A0, ideographic space U+3000, …), which PHP keeps: a value of such spaces is
+ * not blank to the plugin (issue 21 item 8).
+ */
+export function phpTrim(text: string): string {
+  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+}
+
 const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: ' ' };
 

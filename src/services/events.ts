@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
+import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency } from '../domain/cost.ts';
 import { dateToWallClock } from '../domain/wall-clock.ts';
@@ -134,11 +135,6 @@ function costData(cost: string[]) {
   return { cost: values, currencySymbol: currency.symbol, currencyPosition: currency.position };
 }
 
-function slugsLike(ctx: Context) {
-  return async (base: string) =>
-    (await ctx.prisma.event.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
-}
-
 async function relationData(ctx: Context, input: EventInput) {
   const data: Record<string, unknown> = {};
   if (input.venues) {
@@ -232,13 +228,11 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
     if (rels[rel]) delete rels[rel]!.deleteMany;
   }
   const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
-  const insert = (slug: string | null) =>
-    retryOnWriteConflict(() =>
-      insertPost(ctx, 'EVENT', (db, id) =>
-        db.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } }),
-      ),
-    ).then((e) => e.id);
-  const id = await (needsSlug ? writeWithUniqueSlug(input.slug || input.title!, slugsLike(ctx), insert) : insert(null));
+  const insert = (tx: TransactionClient, slug: string | null) =>
+    insertPost(tx, 'EVENT', (id) => tx.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } })).then((e) => e.id);
+  const id = needsSlug
+    ? await writeWithUniqueSlug(ctx.prisma, 'EVENT', input.slug || input.title!, insert)
+    : await retryOnWriteConflict(() => inTransaction(ctx.prisma, (tx) => insert(tx, null)));
   if (series) await materializeSeries(ctx, id);
   publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...(await eventTermChanges(ctx, id)));
   return id;
@@ -294,14 +288,12 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   Object.assign(data, { modifiedUtc: now.utc, modifiedLocal: now.local });
   const status = (data.status ?? current.status) as Status;
   const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
-  const write = (slug?: string) =>
-    retryOnWriteConflict(() =>
-      ctx.prisma.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } }),
-    );
+  const write = (db: TransactionClient, slug?: string) =>
+    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } });
   if (wantsSlug && slugify(wantsSlug) !== current.slug) {
-    await writeWithUniqueSlug(wantsSlug, slugsLike(ctx), write);
+    await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
   } else {
-    await write();
+    await retryOnWriteConflict(() => write(ctx.prisma));
   }
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
@@ -330,13 +322,11 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError('The event is not in the trash.', 'id', 'NOT_TRASHED');
   const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id }, select: { trashedFromStatus: true } });
-  const restore = (slug: string | null) =>
-    retryOnWriteConflict(() =>
-      ctx.prisma.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } }),
-    );
+  const restore = (db: TransactionClient, slug: string | null) =>
+    db.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } });
   const base = row.slug?.replace(/__trashed$/, '');
-  if (base) await writeWithUniqueSlug(base, slugsLike(ctx), restore);
-  else await restore(null);
+  if (base) await writeWithUniqueSlug(ctx.prisma, 'EVENT', base, restore, { exceptId: row.id });
+  else await retryOnWriteConflict(() => restore(ctx.prisma, null));
   // A series brings its trashed occurrences back (issue 13).
   await forEachSeriesMember(ctx, row.id, async (id) => {
     if ((await locatePost(ctx, 'EVENT', { id })).status === 'trash') await restoreEvent(ctx, { id });

@@ -2,14 +2,16 @@ import type { Context } from '../context.ts';
 import { canUploadFiles } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
+import { phpTrim } from '../domain/text.ts';
 import { importImageFromUrl } from './image-import.ts';
 
 /**
  * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).
- * Returns null for "clear the image" ("" or 0).
+ * Returns null for "clear the image" ("" or 0). Blank is blank as PHP trims it: a value of Unicode
+ * spaces (U+00A0, U+3000, …) is neither an ID nor a URL, and is refused as the plugin refuses it.
  */
 export async function resolveImageRef(ctx: Context, value: string, field = 'image'): Promise<number | null> {
-  const v = value.trim();
+  const v = phpTrim(value);
   if (v === '' || v === '0') return null;
   if (/^\d+$/.test(v)) {
     const attachment = isRecordId(Number(v))

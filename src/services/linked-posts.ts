@@ -1,5 +1,6 @@
 import type { Organizer, Prisma, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
+import type { TransactionClient } from '../db/transactions.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
@@ -64,7 +65,8 @@ export interface LinkedPostTable {
   update(args: { where: { id: number }; data: object }): Prisma.PrismaPromise<unknown>;
 }
 
-export const linkedPostTable = (ctx: Context, kind: LinkedKind): LinkedPostTable => (kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer);
+const tableOf = (db: TransactionClient, kind: LinkedKind): LinkedPostTable => (kind === 'VENUE' ? db.venue : db.organizer);
+export const linkedPostTable = (ctx: Context, kind: LinkedKind): LinkedPostTable => tableOf(ctx.prisma, kind);
 
 /** `stateprovince` when not sent: state for US addresses, else province (contract §4.3). */
 export function deriveStateProvince(v: { state?: string | null; province?: string | null; country?: string | null }) {
@@ -119,11 +121,6 @@ async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput,
   return data;
 }
 
-function slugsLike(ctx: Context, kind: LinkedKind) {
-  return async (base: string) =>
-    (await linkedPostTable(ctx, kind).findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((r) => r.slug!);
-}
-
 /**
  * Non-trashed records of the kind whose name (and description, when one is given) equal these
  * ignoring case, as the plugin's lookup compares them under MySQL's case-insensitive collation
@@ -132,65 +129,82 @@ function slugsLike(ctx: Context, kind: LinkedKind) {
  * `%` in a name are wildcards ("A_B" matched "AXB"), and ILIKE cannot use the `lower("name")`
  * indexes (migration 20261123131500_linked_post_lower_name). Same on PGlite and PostgreSQL.
  */
-async function sameNameIds(ctx: Context, kind: LinkedKind, name: string, description: string | null): Promise<number[]> {
+async function sameNameIds(db: TransactionClient, kind: LinkedKind, name: string, description: string | null): Promise<number[]> {
   const rows =
     kind === 'VENUE'
-      ? await ctx.prisma.$queryRaw<{ id: number }[]>`SELECT id FROM "Venue" WHERE lower(name) = lower(${name})
+      ? await db.$queryRaw<{ id: number }[]>`SELECT id FROM "Venue" WHERE lower(name) = lower(${name})
           AND status <> 'trash' AND (${description}::text IS NULL OR lower(content) = lower(${description}::text)) ORDER BY id`
-      : await ctx.prisma.$queryRaw<{ id: number }[]>`SELECT id FROM "Organizer" WHERE lower(name) = lower(${name})
+      : await db.$queryRaw<{ id: number }[]>`SELECT id FROM "Organizer" WHERE lower(name) = lower(${name})
           AND status <> 'trash' AND (${description}::text IS NULL OR lower(content) = lower(${description}::text)) ORDER BY id`;
   return rows.map((r) => r.id);
 }
 
 /**
+ * The record a create of this name (and description) reuses (contract §7.7 duplicate avoidance):
+ * only one the caller may read, so reuse reveals none of others' drafts.
+ */
+async function reusable(ctx: Context, db: TransactionClient, kind: LinkedKind, name: string, description: string | null): Promise<Row | null> {
+  const candidates = await sameNameIds(db, kind, name, description);
+  if (!candidates.length) return null;
+  return tableOf(db, kind).findFirst({
+    where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
+    select: { id: true, status: true, authorId: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+/**
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
+ * Concurrent creates of one name take turns on the name's slug lock (its slug base: names equal
+ * ignoring case slugify alike), so they create one record and the others reuse it (issue 21).
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
   input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
   const name = input.name!.trim();
-  // Only a record the caller may read is reused (and only one they may edit is written to), so
-  // reuse neither reveals nor alters others' drafts.
-  const candidates = await sameNameIds(ctx, kind, name, input.description || null);
-  const duplicate = candidates.length
-    ? await linkedPostTable(ctx, kind).findFirst({
-        where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
-        select: { id: true, status: true, authorId: true },
-        orderBy: { id: 'asc' },
-      })
-    : null;
-  if (duplicate) {
+  const description = input.description || null;
+  // Only one the caller may edit is written to, so reuse never alters others' records.
+  const reuse = (duplicate: Row) => {
     if (!canEdit(viewer, duplicate)) return duplicate.id;
     const { name: _same, ...rest } = input;
     return updateLinkedPost(ctx, kind, { id: duplicate.id }, rest, { allowReuse: true });
-  }
+  };
+  const existing = await reusable(ctx, ctx.prisma, kind, name, description);
+  if (existing) return reuse(existing);
   const status = forcedStatus(viewer, input.status as Status | undefined, true)!;
   const authorId = await resolveAuthor(ctx, input.authorId, null);
   const now = stamp(ctx);
   const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone: ctx.settings.timezone, status });
   const data = await fieldData(ctx, kind, input);
-  const id = await writeWithUniqueSlug(name, slugsLike(ctx, kind), (slug) => insertPost(ctx, kind, async (db, id) => {
-    const created = await (kind === 'VENUE' ? db.venue : (db.organizer as unknown as typeof db.venue)).create({
-      data: {
-        ...(data as { name: string }),
-        name,
-        slug,
-        ...published,
-        authorId,
-        modifiedUtc: now.utc,
-        modifiedLocal: now.local,
-        showMap: kind === 'VENUE' ? ((data.showMap as boolean | undefined) ?? true) : undefined,
-        showMapLink: kind === 'VENUE' ? ((data.showMapLink as boolean | undefined) ?? true) : undefined,
-        id,
-      } as never,
-      select: { id: true },
+  const outcome = await writeWithUniqueSlug(ctx.prisma, kind, name, async (tx, slug) => {
+    // Checked again under the lock: a concurrent create of this name may have committed meanwhile.
+    const duplicate = await reusable(ctx, tx, kind, name, description);
+    if (duplicate) return { duplicate };
+    const id = await insertPost(tx, kind, async (id) => {
+      const created = await (kind === 'VENUE' ? tx.venue : (tx.organizer as unknown as typeof tx.venue)).create({
+        data: {
+          ...(data as { name: string }),
+          name,
+          slug,
+          ...published,
+          authorId,
+          modifiedUtc: now.utc,
+          modifiedLocal: now.local,
+          showMap: kind === 'VENUE' ? ((data.showMap as boolean | undefined) ?? true) : undefined,
+          showMapLink: kind === 'VENUE' ? ((data.showMapLink as boolean | undefined) ?? true) : undefined,
+          id,
+        } as never,
+        select: { id: true },
+      });
+      return created.id;
     });
-    return created.id;
-  }));
-  publishChange(ctx, { kind, id, action: 'CREATED' });
-  return id;
+    return { id };
+  });
+  if ('duplicate' in outcome) return reuse(outcome.duplicate!);
+  publishChange(ctx, { kind, id: outcome.id, action: 'CREATED' });
+  return outcome.id;
 }
 
 export async function updateLinkedPost(
@@ -252,11 +266,16 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError(`The ${label(kind)} is not in the trash.`, 'id', 'NOT_TRASHED');
   const current = await linkedPostTable(ctx, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
-  await writeWithUniqueSlug(row.slug?.replace(/__trashed$/, '') || label(kind), slugsLike(ctx, kind), (slug) =>
-    linkedPostTable(ctx, kind).update({
-      where: { id: row.id },
-      data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
-    }),
+  await writeWithUniqueSlug(
+    ctx.prisma,
+    kind,
+    row.slug?.replace(/__trashed$/, '') || label(kind),
+    (tx, slug) =>
+      tableOf(tx, kind).update({
+        where: { id: row.id },
+        data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
+      }),
+    { exceptId: row.id },
   );
   publishChange(ctx, { kind, id: row.id, action: 'RESTORED', before: row });
   return row.id;

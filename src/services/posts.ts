@@ -1,5 +1,5 @@
-import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../context.ts';
+import type { TransactionClient } from '../db/transactions.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { normalizeSlugLookup } from '../domain/slug.ts';
 import { viewerCanRead } from './visibility.ts';
@@ -122,22 +122,13 @@ export function trashedData(row: PostRow, now: { utc: Date; local: Date }) {
   };
 }
 
-/** The client a write inside `insertPost`'s transaction runs on. */
-type PostWriter = Prisma.TransactionClient;
-
 /**
- * Creates a post of one kind under a freshly allocated ID of the shared post space: the ID row
- * and the record are written in one transaction (issue 8 item 8), so a failed insert, or a process
- * killed between the two statements, leaves no orphan `Post` row. Callers retrying on a slug clash
- * or a write conflict retry the whole call (a failed statement aborts the transaction).
+ * Creates a post of one kind under a freshly allocated ID of the shared post space, in the caller's
+ * transaction (`writeWithUniqueSlug`'s, or `inTransaction`): the ID row and the record are written
+ * together (issue 8 item 8), so a failed insert, or a process killed between the two statements,
+ * leaves no orphan `Post` row. A retry (slug clash, write conflict) runs the whole transaction again.
  */
-export function insertPost<T>(ctx: Context, type: PostKind, insert: (db: PostWriter, id: number) => Promise<T>): Promise<T> {
-  return ctx.prisma.$transaction(
-    async (tx) => {
-      const { id } = await tx.post.create({ data: { type }, select: { id: true } });
-      return insert(tx, id);
-    },
-    // Waiting for a pooled connection or PGlite's single one under load is not an error.
-    { maxWait: 30_000, timeout: 60_000 },
-  );
+export async function insertPost<T>(tx: TransactionClient, type: PostKind, insert: (id: number) => Promise<T>): Promise<T> {
+  const { id } = await tx.post.create({ data: { type }, select: { id: true } });
+  return insert(id);
 }

@@ -1,4 +1,12 @@
-import { nextSlugCandidate, slugify } from '../domain/slug.ts';
+import { Prisma, type PrismaClient } from '../../prisma/generated/client/client.ts';
+import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
+import { MAX_SLUG_LENGTH, nextSlugCandidate, slugify } from '../domain/slug.ts';
+import { retryOnWriteConflict } from './retry.ts';
+
+/** Every kind of record with a slug unique per kind. */
+export type SlugKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'CATEGORY' | 'TAG';
+
+const TABLE: Record<SlugKind, string> = { EVENT: '"Event"', VENUE: '"Venue"', ORGANIZER: '"Organizer"', CATEGORY: '"Category"', TAG: '"Tag"' };
 
 /** Prisma's unique-constraint violation on a column named `slug`. */
 export function isSlugConflict(error: unknown): boolean {
@@ -8,23 +16,65 @@ export function isSlugConflict(error: unknown): boolean {
 }
 
 /**
- * Inserts (or updates) a record under a slug unique per kind, suffixing `-2`, `-3`… on clashes.
- * Two concurrent writers may pick the same candidate; the unique index refuses the second, which
- * then retries with the next free suffix: never an error, never a duplicate.
+ * Takes the slug lock of each base (transaction-scoped advisory locks, `src/db/transactions.ts`):
+ * every writer that allocates a slug from a base, or checks a name that slugifies to it, holds its
+ * lock from the check to the commit.
+ */
+export function lockSlugBases(tx: TransactionClient, kind: SlugKind, bases: readonly string[]): Promise<void> {
+  return lockKeys(
+    tx,
+    bases.map((base) => [`slug:${kind}`, base]),
+  );
+}
+
+/**
+ * The first free slug from `base` (`base`, `base-2`, … as `wp_unique_post_slug`), `exceptId`'s own
+ * slug counting as free: one query for the slugs the candidates can be (`base` and `…-N`, the base
+ * shortened when a long base is cut to fit the suffix).
+ */
+async function freeSlug(tx: TransactionClient, kind: SlugKind, base: string, exceptId: number | null): Promise<string> {
+  const stem = base.slice(0, Math.min(base.length, MAX_SLUG_LENGTH - 20));
+  const like = `${stem.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await tx.$queryRaw<{ slug: string }[]>`
+    SELECT slug FROM ${Prisma.raw(TABLE[kind])}
+    WHERE slug LIKE ${like} AND (slug = ${base} OR slug ~ '-[0-9]+$') AND id <> ${exceptId ?? 0}`;
+  return nextSlugCandidate(base, rows.map((r) => r.slug));
+}
+
+export interface UniqueSlugOptions {
+  /** The record being written, when it exists: its own slug is free to it. */
+  exceptId?: number | null;
+  /** More slug bases to lock in the same transaction (a term's name, which must be unique too). */
+  alsoLock?: readonly string[];
+}
+
+/**
+ * Writes a record under a slug unique per kind, suffixing `-2`, `-3`… on clashes, in one
+ * transaction that holds the base's slug lock: concurrent writers wanting one base take turns, each
+ * finding the next free suffix with one query, so a burst of one title costs what distinct titles
+ * cost (no retry storm; issue 21). `write` runs in that transaction and may check more under the
+ * lock (a name rule) and throw. The unique index remains the last word: a clash with a writer under
+ * another base (an explicit `jazz-2` beside generated ones) runs the transaction again, as does a
+ * deadlock between term-count triggers (P2034).
  */
 export async function writeWithUniqueSlug<T>(
+  prisma: PrismaClient,
+  kind: SlugKind,
   wanted: string,
-  takenLike: (base: string) => Promise<string[]>,
-  write: (slug: string) => Promise<T>,
+  write: (tx: TransactionClient, slug: string) => Promise<T>,
+  opts: UniqueSlugOptions = {},
 ): Promise<T> {
   const base = slugify(wanted) || 'untitled';
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const slug = nextSlugCandidate(base, await takenLike(base));
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await write(slug);
+      return await retryOnWriteConflict(() =>
+        inTransaction(prisma, async (tx) => {
+          await lockSlugBases(tx, kind, [base, ...(opts.alsoLock ?? [])]);
+          return write(tx, await freeSlug(tx, kind, base, opts.exceptId ?? null));
+        }),
+      );
     } catch (error) {
-      if (!isSlugConflict(error)) throw error;
+      if (!isSlugConflict(error) || attempt >= 5) throw error;
     }
   }
-  throw new Error(`could not find a free slug for "${base}"`);
 }

@@ -6,7 +6,9 @@ import { isRecordId } from '../domain/ids.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
-import { writeWithUniqueSlug } from './slugs.ts';
+import { inTransaction, type TransactionClient } from '../db/transactions.ts';
+import { retryOnWriteConflict } from './retry.ts';
+import { isSlugConflict, lockSlugBases, writeWithUniqueSlug } from './slugs.ts';
 
 export type Taxonomy = 'CATEGORY' | 'TAG';
 
@@ -104,44 +106,60 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
 
 /**
  * Event writes link terms by ID, slug or name (contract §7.4): an unknown numeric ID is dropped, a
- * string is looked up as slug, then name, and created when not found.
+ * string is looked up as slug, then name, and created when not found. Concurrent writes naming one
+ * new term create it once: the creation looks again under the name's slug lock (issue 21).
  */
 export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
   const result: number[] = [];
   for (const raw of refs.map((r) => r.trim()).filter(Boolean)) {
     if (isNumeric(raw)) {
-      const found = isRecordId(Number(raw)) ? await findTerm(ctx, taxonomy, { id: Number(raw) }) : null;
+      const found = isRecordId(Number(raw)) ? await findTerm(ctx.prisma, taxonomy, { id: Number(raw) }) : null;
       if (found) result.push(found.id);
-      continue;
-    }
-    const bySlug = await findTerm(ctx, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) });
-    const byName = bySlug ?? (await findTerm(ctx, taxonomy, { name: raw }));
-    if (byName) {
-      result.push(byName.id);
       continue;
     }
     // A term created by name is named as createTerm would name it (filtered for callers without unfiltered_html).
     const name = filterHtmlFields(ctx.viewer, { name: raw }, HTML_FIELDS).name.trim();
+    const lookUp = async (db: TransactionClient) =>
+      (await findTerm(db, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) })) ??
+      (await findTerm(db, taxonomy, { name: raw })) ??
+      (name && name !== raw ? await findTerm(db, taxonomy, { name }) : null);
+    const found = await lookUp(ctx.prisma);
+    if (found) {
+      result.push(found.id);
+      continue;
+    }
     if (!name) continue;
-    const term =
-      (name !== raw ? await findTerm(ctx, taxonomy, { name }) : null) ??
-      (await insertTerm(ctx, taxonomy, { name }).catch(async (error: unknown) => {
-        // A concurrent write created the same term first: use it.
-        const winner = await findTerm(ctx, taxonomy, { name });
-        if (winner) return winner;
-        throw error;
-      }));
+    const term = await writeWithUniqueSlug(
+      ctx.prisma,
+      taxonomy,
+      name,
+      async (tx, slug) => (await lookUp(tx)) ?? { ...(await insertTermRow(tx, taxonomy, { name }, slug)), created: true },
+      { alsoLock: [slugify(raw)] },
+    );
+    if ('created' in term) announceCreated(ctx, taxonomy, term.id);
     result.push(term.id);
   }
   return [...new Set(result)];
 }
 
-async function findTerm(ctx: Context, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }) {
+async function findTerm(db: TransactionClient, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }): Promise<{ id: number } | null> {
   if (where.slug === '') return null;
-  const w = where.name !== undefined ? { name: { equals: where.name, mode: 'insensitive' as const } } : where;
+  if (where.name !== undefined) return (await termIdsNamed(db, taxonomy, where.name))[0] ?? null;
   return taxonomy === 'CATEGORY'
-    ? ctx.prisma.category.findFirst({ where: w, select: { id: true } })
-    : ctx.prisma.tag.findFirst({ where: w, select: { id: true } });
+    ? db.category.findFirst({ where, select: { id: true } })
+    : db.tag.findFirst({ where, select: { id: true } });
+}
+
+/**
+ * Terms of the taxonomy named `name` ignoring case (under `parentId` when given: null is the root),
+ * oldest first. `lower() = lower()` rather than Prisma's `mode: 'insensitive'`, whose ILIKE takes
+ * `_` and `%` in a name for wildcards ("A_B" matched "AXB").
+ */
+function termIdsNamed(db: TransactionClient, taxonomy: Taxonomy, name: string, parentId?: number | null, exceptId = 0): Promise<{ id: number }[]> {
+  if (taxonomy === 'TAG') return db.$queryRaw`SELECT id FROM "Tag" WHERE lower(name) = lower(${name}) AND id <> ${exceptId} ORDER BY id`;
+  if (parentId === undefined) return db.$queryRaw`SELECT id FROM "Category" WHERE lower(name) = lower(${name}) AND id <> ${exceptId} ORDER BY id`;
+  return db.$queryRaw`SELECT id FROM "Category" WHERE lower(name) = lower(${name}) AND coalesce("parentId", 0) = ${parentId ?? 0}
+    AND id <> ${exceptId} ORDER BY id`;
 }
 
 /** pre_term_name and pre_term_description: both `wp_filter_kses` for callers without `unfiltered_html`. */
@@ -172,17 +190,9 @@ async function checkParent(ctx: Context, taxonomy: Taxonomy, parentId: number | 
   }
 }
 
-async function assertNameFree(ctx: Context, taxonomy: Taxonomy, name: string, parentId: number | null, exceptId?: number) {
-  const clash =
-    taxonomy === 'CATEGORY'
-      ? await ctx.prisma.category.findFirst({
-          where: { name: { equals: name, mode: 'insensitive' }, parentId, NOT: exceptId ? { id: exceptId } : undefined },
-          select: { id: true },
-        })
-      : await ctx.prisma.tag.findFirst({
-          where: { name: { equals: name, mode: 'insensitive' }, NOT: exceptId ? { id: exceptId } : undefined },
-          select: { id: true },
-        });
+/** The name rule (contract §7.8): unique ignoring case per taxonomy, and per parent for categories. */
+async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: string, parentId: number | null, exceptId?: number) {
+  const [clash] = await termIdsNamed(db, taxonomy, name, taxonomy === 'CATEGORY' ? parentId : undefined, exceptId);
   if (clash) {
     const message =
       taxonomy === 'CATEGORY'
@@ -192,34 +202,21 @@ async function assertNameFree(ctx: Context, taxonomy: Taxonomy, name: string, pa
   }
 }
 
-const slugsLike = (ctx: Context, taxonomy: Taxonomy) => async (base: string) => {
-  const where = { slug: { startsWith: base } };
-  const rows =
-    taxonomy === 'CATEGORY'
-      ? await ctx.prisma.category.findMany({ where, select: { slug: true } })
-      : await ctx.prisma.tag.findMany({ where, select: { slug: true } });
-  return rows.map((r) => r.slug);
-};
+/** The slug lock a name is checked under: names equal ignoring case slugify alike (src/services/slugs.ts). */
+const nameLock = (name: string) => slugify(name) || 'untitled';
 
-async function insertTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<{ id: number }> {
-  const name = input.name!.trim();
-  const data = (slug: string) => ({
-    name,
-    slug,
-    description: input.description ?? '',
-    term: { create: { taxonomy } },
-  });
-  const created = await writeWithUniqueSlug(input.slug || name, slugsLike(ctx, taxonomy), (slug) =>
-    taxonomy === 'CATEGORY'
-      ? ctx.prisma.category.create({
-          data: { ...data(slug), parent: input.parentId ? { connect: { id: input.parentId } } : undefined },
-          select: { id: true },
-        })
-      : ctx.prisma.tag.create({ data: data(slug), select: { id: true } }),
-  );
+/** Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction. */
+function insertTermRow(tx: TransactionClient, taxonomy: Taxonomy, input: TermInput, slug: string): Promise<{ id: number }> {
+  const data = { name: input.name!.trim(), slug, description: input.description ?? '', term: { create: { taxonomy } } };
+  return taxonomy === 'CATEGORY'
+    ? tx.category.create({ data: { ...data, parent: input.parentId ? { connect: { id: input.parentId } } : undefined }, select: { id: true } })
+    : tx.tag.create({ data, select: { id: true } });
+}
+
+/** After a term's creation committed. */
+function announceCreated(ctx: Context, taxonomy: Taxonomy, id: number) {
   invalidateTree(ctx);
-  publishChange(ctx, { kind: changeKind(taxonomy), id: created.id, action: 'CREATED' });
-  return created;
+  publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'CREATED' });
 }
 
 function validateTermInput(input: TermInput, creating: boolean) {
@@ -239,8 +236,21 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
   validateTermInput(input, true);
   await checkParent(ctx, taxonomy, input.parentId);
   requireTermManager(ctx, taxonomy);
-  await assertNameFree(ctx, taxonomy, input.name!.trim(), input.parentId || null);
-  return (await insertTerm(ctx, taxonomy, input)).id;
+  const name = input.name!.trim();
+  // The name is checked and the term inserted under the name's lock (and the slug's): concurrent
+  // creates of one name make one term, the others answer TERM_EXISTS naming it (issue 21).
+  const { id } = await writeWithUniqueSlug(
+    ctx.prisma,
+    taxonomy,
+    input.slug || name,
+    async (tx, slug) => {
+      await assertNameFree(tx, taxonomy, name, input.parentId || null);
+      return insertTermRow(tx, taxonomy, input, slug);
+    },
+    { alsoLock: [nameLock(name)] },
+  );
+  announceCreated(ctx, taxonomy, id);
+  return id;
 }
 
 export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: number) {
@@ -268,29 +278,37 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   await checkParent(ctx, taxonomy, input.parentId, id);
   requireTermManager(ctx, taxonomy);
   const parentId = input.parentId === undefined ? current.parentId : input.parentId || null;
-  if (input.name || input.parentId !== undefined) {
-    await assertNameFree(ctx, taxonomy, (input.name ?? current.name).trim(), parentId, id);
-  }
+  const name = (input.name ?? current.name).trim();
+  const checksName = !!input.name || input.parentId !== undefined;
+  const slug = input.slug ? slugify(input.slug) : null;
   const data: Prisma.CategoryUpdateInput & Prisma.TagUpdateInput = {};
   if (input.name) data.name = input.name.trim();
   if (input.description !== undefined && input.description !== null) data.description = input.description;
-  if (input.slug) {
-    const slug = slugify(input.slug);
-    const holder =
-      taxonomy === 'CATEGORY'
-        ? await ctx.prisma.category.findFirst({ where: { slug, NOT: { id } }, select: { id: true } })
-        : await ctx.prisma.tag.findFirst({ where: { slug, NOT: { id } }, select: { id: true } });
-    if (holder) throw new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder.id);
-    data.slug = slug;
-  }
-  if (taxonomy === 'CATEGORY') {
-    await ctx.prisma.category.update({
-      where: { id },
-      data: { ...data, parent: input.parentId === undefined ? undefined : parentId ? { connect: { id: parentId } } : { disconnect: true } },
-    });
-  } else {
-    await ctx.prisma.tag.update({ where: { id }, data });
-  }
+  if (slug) data.slug = slug;
+  const slugTaken = (holder: number) => new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder);
+  // The name and the slug are checked and written under their locks, as creates take them (issue 21).
+  await retryOnWriteConflict(() =>
+    inTransaction(ctx.prisma, async (tx) => {
+      await lockSlugBases(tx, taxonomy, [...(checksName ? [nameLock(name)] : []), ...(slug ? [slug] : [])]);
+      if (checksName) await assertNameFree(tx, taxonomy, name, parentId, id);
+      if (slug) {
+        const holder = await findTerm(tx, taxonomy, { slug });
+        if (holder && holder.id !== id) throw slugTaken(holder.id);
+      }
+      if (taxonomy === 'CATEGORY') {
+        await tx.category.update({
+          where: { id },
+          data: { ...data, parent: input.parentId === undefined ? undefined : parentId ? { connect: { id: parentId } } : { disconnect: true } },
+        });
+      } else {
+        await tx.tag.update({ where: { id }, data });
+      }
+    }),
+  ).catch(async (error: unknown) => {
+    // A slug given here that a concurrent create allocated from another base (`x-2` beside `x`).
+    const holder = slug && isSlugConflict(error) ? await findTerm(ctx.prisma, taxonomy, { slug }) : null;
+    throw holder ? slugTaken(holder.id) : error;
+  });
   invalidateTree(ctx);
   publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'UPDATED' });
   return id;

@@ -1,4 +1,5 @@
 import type { Context } from '../context.ts';
+import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
@@ -213,27 +214,26 @@ async function freePostId(ctx: Context, wanted: number | null): Promise<number |
   return (await ctx.prisma.post.findUnique({ where: { id: wanted }, select: { id: true } })) ? null : wanted;
 }
 
-function delegate(ctx: Context, kind: TransferKind) {
+function delegate(ctx: { prisma: TransactionClient }, kind: TransferKind) {
   return (kind === 'EVENT' ? ctx.prisma.event : kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
 }
 
-function slugsLike(ctx: Context, kind: TransferKind, exceptId: number | null) {
-  return async (base: string) =>
-    (
-      await delegate(ctx, kind).findMany({
-        where: { slug: { startsWith: base }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-        select: { slug: true },
-      })
-    ).map((r) => r.slug!);
-}
-
-/** The slug as given when free for this record, else the next free variant (`-2`, …). */
-async function writeSlug<T>(ctx: Context, kind: TransferKind, selfId: number | null, slug: string | null, write: (slug: string | null) => Promise<T>) {
-  if (!slug) return write(null);
+/**
+ * The slug as given when free for this record, else the next free variant (`-2`, …) under the
+ * base's slug lock (src/services/slugs.ts). `write` gets the client of the transaction it runs in.
+ */
+async function writeSlug<T>(
+  ctx: Context,
+  kind: TransferKind,
+  selfId: number | null,
+  slug: string | null,
+  write: (db: TransactionClient, slug: string | null) => Promise<T>,
+) {
+  if (!slug) return write(ctx.prisma, null);
   const holder = await delegate(ctx, kind).findFirst({ where: { slug }, select: { id: true } });
-  if (!holder || holder.id === selfId) return write(slug);
+  if (!holder || holder.id === selfId) return write(ctx.prisma, slug);
   const trashed = slug.endsWith('__trashed');
-  return writeWithUniqueSlug(slug.replace(/__trashed$/, ''), slugsLike(ctx, kind, selfId), (s) => write(trashed ? `${s}__trashed` : s));
+  return writeWithUniqueSlug(ctx.prisma, kind, slug.replace(/__trashed$/, ''), (tx, s) => write(tx, trashed ? `${s}__trashed` : s), { exceptId: selfId });
 }
 
 /**
@@ -266,14 +266,14 @@ export async function restorePost(
   const model = delegate(ctx, kind);
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
   if (existing) {
-    await writeSlug(ctx, kind, existing.id, record.slug, (slug) =>
-      model.update({ where: { id: existing.id }, data: { ...scalars, slug, ...links(true) } as never }),
+    await writeSlug(ctx, kind, existing.id, record.slug, (db, slug) =>
+      delegate({ prisma: db }, kind).update({ where: { id: existing.id }, data: { ...scalars, slug, ...links(true) } as never }),
     );
     return { id: existing.id, action: 'updated' };
   }
   const explicit = await freePostId(ctx, preferredId);
-  const id = await writeSlug(ctx, kind, null, record.slug, async (slug) => {
-    const post = await ctx.prisma.post.create({
+  const id = await writeSlug(ctx, kind, null, record.slug, async (db, slug) => {
+    const post = await db.post.create({
       data: { ...(explicit ? { id: explicit } : {}), type: kind, [kind.toLowerCase()]: { create: { ...scalars, slug, ...links(false) } } } as never,
       select: { id: true },
     });
@@ -357,11 +357,9 @@ export async function restoreTerm(
   const model = (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag) as unknown as typeof ctx.prisma.category;
   const data = { name: record.name, description: record.description, ...(taxonomy === 'CATEGORY' ? { parentId } : {}) };
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
-  const takenLike = (except: number | null) => async (base: string) =>
-    (await model.findMany({ where: { slug: { startsWith: base }, ...(except ? { NOT: { id: except } } : {}) }, select: { slug: true } })).map((r) => r.slug);
   const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => {
     const holder = await model.findFirst({ where: { slug: record.slug }, select: { id: true } });
-    return !holder || holder.id === selfId ? write(record.slug) : writeWithUniqueSlug(record.slug, takenLike(selfId), write);
+    return !holder || holder.id === selfId ? write(record.slug) : writeWithUniqueSlug(ctx.prisma, taxonomy, record.slug, (_tx, slug) => write(slug), { exceptId: selfId });
   };
   if (existing) {
     await slugFor(existing.id, (slug) => model.update({ where: { id: existing.id }, data: { ...data, slug } }));

@@ -51,6 +51,44 @@ describe('blank values on writes', () => {
     expect([o.status, o.body.image ?? false]).toEqual([201, false]);
   });
 
+  it('`image` of Unicode spaces only (U+00A0, U+3000, …) is refused as a non-URL image, never taken as "" (issue 21 item 8)', async () => {
+    // PHP's trim strips ASCII white space only: to the plugin these values are neither empty, an ID nor a URL.
+    const { id: imageId } = await s.db.prisma.post.create({
+      data: { type: 'ATTACHMENT', attachment: { create: { url: `${s.base}/uploads/spaces.png`, mimeType: 'image/png', title: 'spaces' } } },
+    });
+    const event = (await s.api('/events', { method: 'POST', as: 'admin', body: { ...ev, image: imageId } })).body;
+    const venue = (await s.api('/venues', { method: 'POST', as: 'admin', body: { venue: 'Spaced Hall', image: imageId } })).body;
+    const organizer = (await s.api('/organizers', { method: 'POST', as: 'admin', body: { organizer: 'Spaced Org', image: imageId } })).body;
+    expect([event.image.id, venue.image.id, organizer.image.id]).toEqual([imageId, imageId, imageId]);
+    for (const value of ['\u00a0', '\u3000', ' \u2003\u00a0 ', '\u205f\ufeff']) {
+      for (const [path, body] of [
+        ['/events', ev],
+        ['/venues', { venue: 'Unicode Hall' }],
+        ['/organizers', { organizer: 'Unicode Org' }],
+        [`/events/${event.id}`, {}],
+        [`/venues/${venue.id}`, {}],
+        [`/organizers/${organizer.id}`, {}],
+      ] as const) {
+        const r = await s.api(path, { method: 'POST', as: 'admin', body: { ...body, image: value } });
+        expect([r.status, r.body], `${path} ${JSON.stringify(value)}`).toMatchObject([400, invalid('image')]);
+      }
+    }
+    // Nothing was cleared, nor created.
+    for (const path of [`/events/${event.id}`, `/venues/${venue.id}`, `/organizers/${organizer.id}`]) {
+      expect((await s.api(path, { as: 'admin' })).body.image.id, path).toBe(imageId);
+    }
+    expect((await s.api('/venues?search=Unicode%20Hall', { as: 'admin' })).body.venues ?? []).toEqual([]);
+    // GraphQL: the same rule, in the core.
+    const r = await s.graphql(`mutation($id: Int, $image: String) { updateVenue(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
+      id: venue.id,
+      image: '\u00a0',
+    });
+    expect(r.data?.updateVenue).toEqual({ __typename: 'ValidationError', field: 'image', code: 'INVALID_IMAGE' });
+    // ASCII white space is blank, as PHP trims it (the image is cleared, as by "").
+    const cleared = await s.api(`/venues/${venue.id}`, { method: 'POST', as: 'admin', body: { image: ' \t ' } });
+    expect([cleared.status, cleared.body.image ?? false]).toEqual([200, false]);
+  });
+
   it('an organizer CSV naming no ID (",,,") is 400; empty items beside IDs are skipped, "" unlinks', async () => {
     const org = (await s.api('/organizers', { method: 'POST', as: 'admin', body: { organizer: 'Listed Org' } })).body;
     for (const value of [',,,', ' , ']) {

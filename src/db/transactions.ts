@@ -1,0 +1,30 @@
+import type { Prisma, PrismaClient } from '../../prisma/generated/client/client.ts';
+
+/** The client the statements of one transaction run on. */
+export type TransactionClient = Prisma.TransactionClient;
+
+/**
+ * Runs `fn` in one interactive transaction. On a client that is already a transaction (the import
+ * writes each record in one) it nests (a savepoint), so its locks last until the outer commit.
+ * Waiting for a pooled connection, or PGlite's single one, under load is not an error.
+ */
+export function inTransaction<T>(prisma: PrismaClient, fn: (tx: TransactionClient) => Promise<T>): Promise<T> {
+  return prisma.$transaction(fn, { maxWait: 30_000, timeout: 60_000 });
+}
+
+/**
+ * Transaction-scoped advisory locks (`pg_advisory_xact_lock`) on named keys: held until the
+ * transaction ends, across every connection and process on the database, so writers that check and
+ * then insert under the same key take turns. A key is `[space, name]` (hashed by `hashtext` into
+ * the two-integer key form, apart from the migrations' one-integer lock); a hash collision only
+ * makes two writers wait for each other. Several keys are taken in one fixed order, so two
+ * transactions taking overlapping sets never deadlock.
+ */
+export async function lockKeys(tx: TransactionClient, keys: readonly (readonly [space: string, name: string])[]): Promise<void> {
+  const ordered = [...new Map(keys.map(([space, name]) => [`${space}\u0000${name}`, [space, name] as const])).entries()].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  for (const [, [space, name]] of ordered) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${space}), hashtext(${name}))`;
+  }
+}
