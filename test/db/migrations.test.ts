@@ -113,7 +113,7 @@ describe.runIf(testBackend === 'pglite')('openDatabase', () => {
     expect(db.kind).toBe('pglite-memory');
     await db.ping();
     await db.close();
-  });
+  }, 60_000); // booting PGlite (initdb) takes well over 15 s on the loaded shared machine
 
   it('no URL is a PGlite persisted in dataDir, migrated once across restarts and locked while open', async () => {
     const dataDir = path.join(tmp, 'data');
