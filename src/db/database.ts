@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -119,11 +119,20 @@ async function openPGlite(
     if (dir) {
       mkdirSync(dir, { recursive: true });
       unlock = lockDataDir(dir);
+      discardUnfinishedCreation(dir, log);
     }
     // A new database starts from the build's prebuilt, migrated image when there is one.
     const fresh = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
     const loadDataDir = opts.loadDataDir ?? (fresh ? emptyDatabaseImage() : undefined);
+    const creating = dir && fresh ? path.join(dir, CREATING_MARKER) : undefined;
+    if (creating) writeDurably(creating, String(process.pid));
     pglite = await PGlite.create(dir ?? 'memory://', { ...options, ...(loadDataDir ? { loadDataDir } : {}) });
+    if (creating) {
+      // Everything initdb (or the image) wrote is on disk; from here on PostgreSQL's own crash
+      // recovery (the WAL) covers a kill, migrations included (each is one transaction).
+      await pglite.exec('CHECKPOINT');
+      rmSync(creating);
+    }
   } catch (e) {
     unlock();
     if (e instanceof DatabaseConfigError) throw e;
@@ -349,6 +358,39 @@ function toDriverAdapterError(e: unknown): unknown {
 const openDirs = new Set<string>();
 
 /** PGlite does not stop two processes from opening one data directory, which corrupts it. */
+/**
+ * Present in a data directory while its database is being created (initdb, or the empty-database
+ * image unpacked): a process killed then leaves it behind, with a partial PostgreSQL directory that
+ * could not start (or would start without its catalogs). Such a directory holds no data yet, so
+ * the next start empties it and creates the database again.
+ */
+const CREATING_MARKER = 'cal-events.creating';
+
+function discardUnfinishedCreation(dir: string, log: (msg: string) => void): void {
+  if (!existsSync(path.join(dir, CREATING_MARKER))) return;
+  log(`database: the embedded database at ${dir} was interrupted while being created; creating it again`);
+  for (const name of readdirSync(dir)) {
+    if (name !== 'cal-events.lock' && name !== CREATING_MARKER) rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Writes a small file and flushes it (and its directory entry) to disk before returning. */
+function writeDurably(file: string, content: string): void {
+  const fd = openSync(file, 'w');
+  try {
+    writeFileSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const dirFd = openSync(path.dirname(file), 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}
+
 function lockDataDir(dir: string): () => void {
   if (openDirs.has(dir)) throw new DatabaseConfigError(`the embedded database at ${dir} is already open in this process`);
   const file = path.join(dir, 'cal-events.lock');

@@ -1,9 +1,10 @@
 /**
  * The image a new embedded database starts from: an empty PGlite with every migration applied,
  * dumped once by the build (`src/build.mjs`) next to the compiled migrations. A fresh data directory
- * (or `memory:`) loads it instead of running the migrations through the schema engine, which costs
- * a minute of CPU on a small machine and leaves the engine's and PGlite's WebAssembly heaps grown
- * (several hundred MB of RSS that never shrinks). The build makes a new image whenever a migration,
+ * (or `memory:`) loads it instead of running initdb and every migration, which costs seconds of CPU
+ * on a small machine and leaves PGlite's WebAssembly heap grown (RSS that never shrinks). A kill
+ * while the image is unpacked is handled by database.ts (`cal-events.creating`). The build makes a
+ * new image whenever a migration,
  * the code or the lock file changes, so it always matches the migrations beside it; without one
  * (running from source) databases are migrated as before.
  */

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
-import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
+import type { SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { openDatabase, type Database, type DatabaseSession } from './database.ts';
 import { EMPTY_DATABASE_IMAGE } from './empty-database.ts';
 
@@ -28,101 +29,126 @@ export class MigrationError extends Error {
 
 /**
  * Applies the pending migrations of prisma/migrations; returns the names applied (none when up to
- * date). A migration left failed by an earlier run (killed midway, or its SQL failed) is retried
- * when its changes were rolled back (`recoverFailedMigrations`).
+ * date). Each migration runs in ONE transaction with its `_prisma_migrations` row (the table and
+ * rows `prisma migrate deploy` writes, same checksums), so a process killed at any instant leaves
+ * it either applied and recorded, or absent and unrecorded: the next start simply applies it.
+ * (The schema engine, used before, committed the script and recorded it finished in separate
+ * steps: a kill in between left the schema there and the row unfinished, and every later start
+ * failed with "type … already exists".) A script that fails leaves nothing either; the error names
+ * the migration. On PostgreSQL, processes starting at once take turns on an advisory lock (the one
+ * `prisma migrate` takes too), so the later ones find nothing pending. An unfinished row left by an
+ * older version is recovered first (`recoverFailedMigrations`).
  */
 export async function applyMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
-  await recoverFailedMigrations(db, opts);
-  const migrationsList = await readMigrations();
-  return withMigrationLock(db, async () => {
-    // The engine (a 5 MB WebAssembly module, ~40 MB once running) is loaded only when there is work.
-    if (await allApplied(db, migrationsList.migrationDirectories.map((d) => d.path))) return [];
-    const { appliedMigrationNames } = await withEngine(db, opts, (engine) =>
-      engine.applyMigrations({ migrationsList, filters }),
-    );
-    return appliedMigrationNames;
+  const migrations = await readMigrationScripts();
+  return db.session(async (session) => {
+    if (db.kind === 'postgres') {
+      // Session-level locks: released by the server when this connection ends, even on SIGKILL.
+      await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await session.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    }
+    try {
+      await session.exec(MIGRATIONS_TABLE);
+      await recoverFailedMigrations(session, opts);
+      const { rows } = await session.query<{ migration_name: string }>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
+      const done = new Set(rows.map((r) => r.migration_name));
+      const applied: string[] = [];
+      for (const { name, script } of migrations) {
+        if (done.has(name)) continue;
+        if (script === null) throw new MigrationError(`migration ${name}: its migration.sql is missing`);
+        await applyOne(session, name, script);
+        opts.log?.(`applied migration ${name}`);
+        applied.push(name);
+      }
+      return applied;
+    } finally {
+      if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+    }
   });
 }
 
-/**
- * Whether every migration directory is recorded as applied in `_prisma_migrations` (a failed or
- * rolled-back one counts as pending, so the engine gets to report or retry it).
- */
-async function allApplied(db: Database, names: string[]): Promise<boolean> {
-  const [{ exists }] = await db.prisma.$queryRaw<{ exists: boolean }[]>`SELECT to_regclass('_prisma_migrations') IS NOT NULL AS "exists"`;
-  if (!exists) return names.length === 0;
-  const rows = await db.prisma.$queryRaw<{ migration_name: string }[]>`
-    SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-  const applied = new Set(rows.map((r) => r.migration_name));
-  return names.every((n) => applied.has(n));
+/** The bookkeeping table exactly as Prisma's schema engine creates it (so `prisma migrate` reads it). */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+/** One migration and its row, in one transaction; on error nothing of it remains. */
+async function applyOne(session: DatabaseSession, name: string, script: string): Promise<void> {
+  try {
+    await session.exec('BEGIN');
+    // A migration may legitimately run longer than a request's statement timeout.
+    await session.exec('SET LOCAL statement_timeout = 0');
+    await session.query(
+      'INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+      [randomUUID(), checksum(script), name],
+    );
+    await session.exec(script);
+    await session.query(
+      'UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE migration_name = $1 AND finished_at IS NULL AND rolled_back_at IS NULL',
+      [name],
+    );
+    await session.exec('COMMIT');
+  } catch (e) {
+    await session.exec('ROLLBACK').catch(() => {});
+    throw new MigrationError(`migration ${name}: ${firstLine(e)}`, { cause: e });
+  }
 }
 
-/** Any fixed number; Prisma's own engine uses 72707369 (with a 10 s timeout), this one waits. */
+/** Prisma's checksum of a migration script: SHA-256 of its bytes, in hex. */
+function checksum(script: string): string {
+  return createHash('sha256').update(script).digest('hex');
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+}
+
+/** Any fixed number (the key an earlier version held while the schema engine applied migrations). */
 const MIGRATION_LOCK_KEY = 72707370;
-const MIGRATION_LOCK_WAIT_MS = 10 * 60_000;
-
-/**
- * On PostgreSQL, several processes starting at once on one database take turns: each holds a
- * transaction-level advisory lock while it checks and applies migrations, so the later ones find
- * nothing pending. (The engine's own lock gives up after 10 s, which a slow first migration can
- * exceed.) An embedded database is already held by one process (its data directory lock).
- */
-async function withMigrationLock<T>(db: Database, fn: () => Promise<T>): Promise<T> {
-  if (db.kind !== 'postgres') return fn();
-  return db.prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
-      return fn();
-    },
-    { maxWait: MIGRATION_LOCK_WAIT_MS, timeout: MIGRATION_LOCK_WAIT_MS },
-  );
-}
 
 /** The advisory lock key `prisma migrate` holds while it applies migrations (PostgreSQL). */
 const PRISMA_MIGRATE_LOCK = 72707369;
 
 /**
- * Each migration script runs as one transaction (one simple-protocol query, see database.ts), so a
- * process killed midway leaves the schema as it was, but `_prisma_migrations` keeps the row of the
- * attempt as failed and the schema engine then refuses every later start (P3009). Such a row is
- * marked rolled back (what `prisma migrate resolve --rolled-back` does) when the script still
- * applies cleanly, checked by running it in a transaction that is rolled back; the engine then
- * applies it again. Otherwise (its changes are there, or it fails by itself) a MigrationError
- * names the operator's way out: `npm run cal -- migrate:resolve`. Runs under Prisma's advisory lock,
- * so a migration another instance is applying right now is never taken for a failed one.
+ * An older version ran migrations through the schema engine, which records a row as started before
+ * running the script and as finished after: a process killed or a script failing in between left the
+ * row unfinished, and the engine then refused every later start (P3009). The script itself ran as
+ * one transaction, so such an attempt usually left no changes: the row is then marked rolled back
+ * (what `prisma migrate resolve --rolled-back` does) when the script still applies cleanly, checked
+ * by running it in a transaction that is rolled back, and the migration is applied again. Otherwise
+ * (its changes are there, or it fails by itself) a MigrationError names the operator's way out:
+ * `npm run cal -- migrate:resolve`. Called under the migration locks.
  */
-async function recoverFailedMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
-  return db.session(async (session) => {
-    const { rows: present } = await session.query<{ present: boolean }>(
-      "SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present",
-    );
-    if (!present[0]?.present) return [];
-    if (db.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
-    try {
-      const { rows } = await session.query<{ id: string; migration_name: string }>(
-        'SELECT id, migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL ORDER BY started_at',
+async function recoverFailedMigrations(session: DatabaseSession, opts: MigrateOptions = {}): Promise<string[]> {
+  const { rows } = await session.query<{ id: string; migration_name: string }>(
+    'SELECT id, migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL ORDER BY started_at',
+  );
+  const recovered: string[] = [];
+  for (const { id, migration_name: name } of rows) {
+    const file = path.join(migrationsDir, name, 'migration.sql');
+    const script = existsSync(file) ? await readFile(file, 'utf8') : null;
+    const problem = script === null ? 'its migration.sql is missing' : await dryRun(session, script);
+    if (problem !== null) {
+      throw new MigrationError(
+        `migration ${name} failed in an earlier run and cannot be applied again (${problem}). ` +
+          `If its changes are in the database, run \`npm run cal -- migrate:resolve --applied ${name}\`; ` +
+          `if you removed them, \`npm run cal -- migrate:resolve --rolled-back ${name}\`.`,
       );
-      const recovered: string[] = [];
-      for (const { id, migration_name: name } of rows) {
-        const file = path.join(migrationsDir, name, 'migration.sql');
-        const script = existsSync(file) ? await readFile(file, 'utf8') : null;
-        const problem = script === null ? 'its migration.sql is missing' : await dryRun(session, script);
-        if (problem !== null) {
-          throw new MigrationError(
-            `migration ${name} failed in an earlier run and cannot be applied again (${problem}). ` +
-              `If its changes are in the database, run \`npm run cal -- migrate:resolve --applied ${name}\`; ` +
-              `if you removed them, \`npm run cal -- migrate:resolve --rolled-back ${name}\`.`,
-          );
-        }
-        await session.query('UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = $1', [id]);
-        opts.log?.(`migration ${name} had failed in an earlier run and left no changes: applying it again`);
-        recovered.push(name);
-      }
-      return recovered;
-    } finally {
-      if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);
     }
-  });
+    await session.query('UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = $1', [id]);
+    opts.log?.(`migration ${name} had failed in an earlier run and left no changes: applying it again`);
+    recovered.push(name);
+  }
+  return recovered;
 }
 
 /** Runs a script in a transaction that is always rolled back; null when it ran cleanly, else the error. */
@@ -193,25 +219,16 @@ export async function createMigration(name: string, opts: MigrateOptions = {}): 
   }
 }
 
-async function readMigrations(): Promise<MigrationList> {
+/** The migration directories in order, each with its script (null when its migration.sql is missing). */
+async function readMigrationScripts(): Promise<{ name: string; script: string | null }[]> {
   const entries = existsSync(migrationsDir) ? await readdir(migrationsDir, { withFileTypes: true }) : [];
   const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const lockfile = path.join(migrationsDir, LOCKFILE);
-  return {
-    baseDir: migrationsDir,
-    lockfile: { path: LOCKFILE, content: existsSync(lockfile) ? await readFile(lockfile, 'utf8') : null },
-    shadowDbInitScript: '',
-    migrationDirectories: await Promise.all(
-      dirs.map(async (dir) => {
-        const file = path.join(migrationsDir, dir, 'migration.sql');
-        const content = await readFile(file, 'utf8').then(
-          (value) => ({ tag: 'ok' as const, value }),
-          (e: Error) => ({ tag: 'error' as const, value: e.message }),
-        );
-        return { path: dir, migrationFile: { path: 'migration.sql', content } };
-      }),
-    ),
-  };
+  return Promise.all(
+    dirs.map(async (name) => {
+      const file = path.join(migrationsDir, name, 'migration.sql');
+      return { name, script: existsSync(file) ? await readFile(file, 'utf8') : null };
+    }),
+  );
 }
 
 /**

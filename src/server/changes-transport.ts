@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ChangeListeners, createLocalChangeBus, type Change, type ChangeBus } from '../services/changes.ts';
+import { redisOptions, reportOutages } from '../services/redis-client.ts';
 
 export type ChangeTransport = 'local' | 'redis' | 'postgres';
 
@@ -33,12 +34,16 @@ function parseChange(value: unknown): Change | null {
 }
 
 async function redisBus(url: string, channel: string, logger: Logger): Promise<ChangeBus> {
-  const options = { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 3 };
+  // Commands fail at once while Redis is away (redis-client.ts): a publish never waits, and a
+  // change published then is dropped (counted, reported when the connection is back) instead of
+  // piling up. Responses stay correct meanwhile: a process clears its own response cache on its
+  // own writes, and on PostgreSQL every cached read checks the shared generation
+  // (cache-generation.ts), which does not depend on the bus.
+  const options = redisOptions({ lazyConnect: true, connectTimeout: 5_000 });
   // Loaded only with REDIS_URL set: ioredis costs a process ~20 MB and start time.
   const { Redis } = await import('ioredis');
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
-  for (const client of [publisher, subscriber]) client.on('error', (err) => logger.warn({ err }, 'change bus: Redis connection error'));
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);
   } catch (e) {
@@ -46,13 +51,24 @@ async function redisBus(url: string, channel: string, logger: Logger): Promise<C
     subscriber.disconnect();
     throw new Error(`REDIS_URL: cannot connect to Redis (${(e as Error).message})`);
   }
+  const meanwhile = 'live changes do not reach other processes (or subscribers)';
+  reportOutages(publisher, logger, 'change bus (publisher)', meanwhile);
+  reportOutages(subscriber, logger, 'change bus (subscriber)', meanwhile);
+  let dropped = 0;
+  publisher.on('ready', () => {
+    if (dropped) logger.warn({ dropped }, 'change bus: changes published while Redis was away were not delivered');
+    dropped = 0;
+  });
   const listeners = new ChangeListeners();
   // Yoga's Redis event target routes channel messages; publishing goes through our client so that
-  // a failed publish is logged instead of becoming an unhandled rejection.
+  // a failed publish is counted instead of becoming an unhandled rejection.
   const target = createRedisEventTarget({
     publishClient: {
       publish: (ch: string, message: string) =>
-        publisher.publish(ch, message).catch((err: unknown) => logger.error({ err }, 'change bus: publish to Redis failed')),
+        publisher.publish(ch, message).catch((err: unknown) => {
+          if (publisher.status === 'ready') logger.error({ err }, 'change bus: publish to Redis failed');
+          else dropped++;
+        }),
     } as unknown as Redis,
     subscribeClient: subscriber,
   });

@@ -40,7 +40,7 @@ try {
   fail(`database setup failed: ${(e as Error).message?.split('\n')[0]}`);
 }
 
-const closeThrottle = configureLoginThrottle({ ...config.authThrottle, redis: config.redis });
+const closeThrottle = configureLoginThrottle({ ...config.authThrottle, redis: config.redis, logger });
 if (!config.redis && config.authThrottle.limit > 0) logger.info('sign-in throttling counts per process (set REDIS_URL to share it between instances)');
 
 const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: config.databaseUrl, channel: config.changesChannel, logger }).catch(

@@ -17,6 +17,7 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisOptions, reportOutages, type OutageLogger } from './redis-client.ts';
 
 /**
  * ioredis and rate-limiter-flexible (CommonJS) are loaded only when the counters are shared through
@@ -214,7 +215,12 @@ export function activeLoginThrottle(): LoginThrottlePolicy {
  * processes through Redis when one is given (REDIS_URL): otherwise every process counts alone and
  * N processes allow N× the guesses. Returns a function releasing what it opened.
  */
-export function configureLoginThrottle(opts: { limit: number; windowS: number; redis?: { url: string; prefix: string } }): () => Promise<void> {
+export function configureLoginThrottle(opts: {
+  limit: number;
+  windowS: number;
+  redis?: { url: string; prefix: string };
+  logger?: OutageLogger;
+}): () => Promise<void> {
   if (opts.limit === 0) {
     current = unthrottled;
     return async () => {};
@@ -224,8 +230,10 @@ export function configureLoginThrottle(opts: { limit: number; windowS: number; r
     return async () => {};
   }
   const { Redis } = loadRedis();
-  const redis = new Redis(opts.redis.url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on('error', () => {}); // the insurance limiter takes over while Redis is away
+  // Commands fail at once while Redis is away (redis-client.ts), and the insurance limiters
+  // (this process's own counters) answer instead: an outage costs a sign-in nothing.
+  const redis = new Redis(opts.redis.url, redisOptions());
+  reportOutages(redis, opts.logger, 'sign-in throttling', 'each process counts failed sign-ins alone');
   current = new SharedLoginThrottle(redis, { limit: opts.limit, windowS: opts.windowS, prefix: opts.redis.prefix });
   return async () => {
     current = loginThrottle;
@@ -237,7 +245,8 @@ export function configureLoginThrottle(opts: { limit: number; windowS: number; r
  * The same policy as `LoginThrottle` (per address; per login with each address's share capped;
  * known addresses exempt) over `rate-limiter-flexible` counters in Redis, so every process sharing
  * the Redis shares the budget. Fixed windows (rate-limiter-flexible's) instead of sliding ones.
- * While Redis is unreachable each process falls back to in-memory counters (insurance limiters).
+ * While Redis is unreachable each process falls back to in-memory counters (insurance limiters), at
+ * once (no command waits for Redis), and goes back to the shared ones when it reconnects.
  */
 class SharedLoginThrottle implements LoginThrottlePolicy {
   private readonly address: RateLimiterRedis;
@@ -258,6 +267,8 @@ class SharedLoginThrottle implements LoginThrottlePolicy {
         points,
         duration,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
+        // Not connected: straight to the insurance limiter, without sending anything.
+        rejectIfRedisNotReady: true,
       });
     this.address = limiter('address', opts.limit, opts.windowS);
     this.login = limiter('login', opts.limit, opts.windowS);

@@ -30,32 +30,47 @@ describe(`migrations on ${testBackend}`, () => {
     }
   }, 60_000); // under load, PGlite needs well over the default 15 s for the whole run
 
-  /** The migrations table as the engine creates it on its first run, and a table in init's way. */
-  const inTheWay = async (db: TestDatabase) => {
-    await db.prisma.$executeRawUnsafe(`CREATE TABLE _prisma_migrations (
+  const migrationsTable = `CREATE TABLE _prisma_migrations (
       id VARCHAR(36) PRIMARY KEY NOT NULL, checksum VARCHAR(64) NOT NULL, finished_at TIMESTAMPTZ,
       migration_name VARCHAR(255) NOT NULL, logs TEXT, rolled_back_at TIMESTAMPTZ,
-      started_at TIMESTAMPTZ NOT NULL DEFAULT now(), applied_steps_count INTEGER NOT NULL DEFAULT 0)`);
-    await db.prisma.$executeRawUnsafe('CREATE TABLE "Post" (x int)');
+      started_at TIMESTAMPTZ NOT NULL DEFAULT now(), applied_steps_count INTEGER NOT NULL DEFAULT 0)`;
+  /** What an older version (the schema engine) left when killed between recording a migration as started and finishing it. */
+  const unfinishedRow = async (db: TestDatabase, name: string) => {
+    await db.prisma.$executeRawUnsafe(migrationsTable);
+    await db.prisma.$executeRawUnsafe(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ('legacy-attempt', 'x', '${name}')`,
+    );
   };
+  const rowsOf = (db: TestDatabase) =>
+    db.prisma.$queryRawUnsafe<{ migration_name: string; finished: boolean; rolled_back: boolean }[]>(
+      `SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back
+       FROM _prisma_migrations ORDER BY started_at, migration_name`,
+    );
 
-  // Issue 8 item 6: a migration interrupted (SIGKILL) or failed used to leave its
-  // `_prisma_migrations` row failed, and every later start stopped on "migrate found failed
-  // migrations". Each script runs as one transaction, so the attempt left no changes; here the
-  // first migration genuinely fails (a table in its way), which leaves that same state.
-  it('a failed migration that left no changes is applied again at the next start', async () => {
+  // Issue 21 item 3: a migration and its `_prisma_migrations` row are one transaction, so a failed
+  // (or killed) migration leaves neither its changes nor a row; the next start applies it.
+  it('a migration that fails leaves no changes and no row, and is applied once the obstacle is gone', async () => {
     const db = await createTestDatabase({ migrate: false });
     try {
-      await inTheWay(db);
-      await expect(applyMigrations(db)).rejects.toThrow(/already exists/);
-      const failed = await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
-        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NULL AND rolled_back_at IS NULL',
-      );
-      expect(failed.map((r) => r.migration_name)).toEqual([committed[0]]);
-      // Still in the way: not recoverable by itself, and the error names the way out.
-      await expect(applyMigrations(db)).rejects.toThrow(`npm run cal -- migrate:resolve --applied ${committed[0]}`);
-
+      await db.prisma.$executeRawUnsafe('CREATE TABLE "Post" (x int)');
+      await expect(applyMigrations(db)).rejects.toThrow(new RegExp(`^migration ${committed[0]}: .*already exists`));
+      expect(await rowsOf(db)).toEqual([]);
       await db.prisma.$executeRawUnsafe('DROP TABLE "Post"');
+      expect(await applyMigrations(db)).toEqual(committed);
+      expect((await rowsOf(db)).map((r) => [r.migration_name, r.finished, r.rolled_back])).toEqual(committed.map((n) => [n, true, false]));
+      expect(await applyMigrations(db)).toEqual([]);
+      expect(await diffDatabaseToSchema(db)).toBe('');
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
+  // Issue 8 item 6: an older version's attempt killed midway left its row unfinished, and every
+  // later start stopped on "migrate found failed migrations"; its script had been rolled back.
+  it('an unfinished row of an older version whose changes were rolled back is applied again', async () => {
+    const db = await createTestDatabase({ migrate: false });
+    try {
+      await unfinishedRow(db, committed[0]);
       const logs: string[] = [];
       expect(await applyMigrations(db, { log: (m) => logs.push(m) })).toEqual(committed);
       expect(logs).toContain(`migration ${committed[0]} had failed in an earlier run and left no changes: applying it again`);
@@ -67,16 +82,16 @@ describe(`migrations on ${testBackend}`, () => {
     }
   }, 60_000);
 
-  it('migrate:resolve records what cannot be recovered automatically', async () => {
+  it('an unfinished row whose changes are there names the way out, and migrate:resolve records it', async () => {
     const db = await createTestDatabase({ migrate: false });
     try {
-      await inTheWay(db);
-      await expect(applyMigrations(db)).rejects.toThrow(/already exists/);
-      expect(await resolveFailedMigration(db, 'no_such_migration', 'rolled-back')).toBe(false);
-      // The operator removes what was in the way and records the attempt as rolled back.
-      await db.prisma.$executeRawUnsafe('DROP TABLE "Post"');
-      expect(await resolveFailedMigration(db, committed[0], 'rolled-back')).toBe(true);
-      expect(await applyMigrations(db)).toEqual(committed);
+      await unfinishedRow(db, committed[0]);
+      const script = await readFile(path.join(migrationsDir, committed[0], 'migration.sql'), 'utf8');
+      await db.session((session) => session.exec(script));
+      await expect(applyMigrations(db)).rejects.toThrow(`npm run cal -- migrate:resolve --applied ${committed[0]}`);
+      expect(await resolveFailedMigration(db, 'no_such_migration', 'applied')).toBe(false);
+      expect(await resolveFailedMigration(db, committed[0], 'applied')).toBe(true);
+      expect(await applyMigrations(db)).toEqual(committed.slice(1));
       expect(await diffDatabaseToSchema(db)).toBe('');
     } finally {
       await db.close();
@@ -98,7 +113,7 @@ describe.runIf(testBackend === 'pglite')('openDatabase', () => {
     expect(db.kind).toBe('pglite-memory');
     await db.ping();
     await db.close();
-  });
+  }, 60_000); // booting PGlite (initdb) takes well over 15 s on the loaded shared machine
 
   it('no URL is a PGlite persisted in dataDir, migrated once across restarts and locked while open', async () => {
     const dataDir = path.join(tmp, 'data');
@@ -114,7 +129,7 @@ describe.runIf(testBackend === 'pglite')('openDatabase', () => {
     expect(await applyMigrations(second)).toEqual([]);
     expect(await second.prisma.user.findMany({ select: { login: true } })).toEqual([{ login: 'kept' }]);
     await second.close();
-  });
+  }, 120_000);
 
   it('the build image of an empty database is fully migrated, and a new data directory starts from it', async () => {
     const image = path.join(tmp, 'empty-database.tar.gz');
@@ -136,7 +151,7 @@ describe.runIf(testBackend === 'pglite')('openDatabase', () => {
     await (await openDatabase(undefined, { dataDir })).close();
     await writeFile(path.join(dataDir, 'cal-events.lock'), String(process.ppid));
     await expect(openDatabase(undefined, { dataDir })).rejects.toThrow(`in use by process ${process.ppid}`);
-  });
+  }, 60_000);
 
   it.each([
     ['mysql://root@localhost/cal', 'DATABASE_URL: unsupported scheme "mysql:"; use postgres://…, memory: or leave it unset'],
