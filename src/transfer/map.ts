@@ -146,7 +146,8 @@ export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
     currencySymbol: str(o.cost_details?.currency_symbol),
     currencyPosition: str(o.cost_details?.currency_position),
     currencyCode: str(o.cost_details?.currency_code),
-    website: !website || website === url ? null : unescapeHtml(website),
+    // The event's own URL stands for "no website stored" (escaped or not: `&#038;p=ID` of a draft).
+    website: !website || unescapeHtml(website) === unescapeHtml(url) ? null : unescapeHtml(website),
     showMap: o.show_map === undefined ? null : o.show_map !== false,
     showMapLink: o.show_map_link === undefined ? null : o.show_map_link !== false,
     hideFromListings: o.hide_from_listings === true,

@@ -41,6 +41,8 @@ function wordpressify(text: string, originBase: string): string {
       e.slug = '';
       e.date_utc = ZERO;
       e.modified_utc = ZERO;
+      // esc_html() of the event's own `?post_type=…&p=ID` link, shown when no website was stored.
+      if (typeof e.website === 'string') e.website = e.website.replace(/&/g, '&#038;');
     }
   };
   if (Array.isArray(json?.events)) json.events.forEach(fix);
