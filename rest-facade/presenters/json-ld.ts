@@ -4,6 +4,7 @@
  * characters).
  */
 import type { RestEventFragment, RestOrganizerFragment, RestVenueFragment } from '../generated/operations.ts';
+import { offerPrice } from '../../src/domain/cost.ts';
 import { escJs, isoWithOffset, type JsonObject } from './util.ts';
 
 /** The post-like fragments (events, venues, organizers). */
@@ -32,8 +33,17 @@ export function jsonLdDescription(node: Pick<RestPost, 'description' | 'excerpt'
   return `<p>${text}</p>\n`;
 }
 
+/**
+ * The name as WordPress's `get_the_title()` gives it outside the admin: `Protected: …` for a
+ * password-protected record, `Private: …` for a private one (the REST `title` has no prefix).
+ */
+function displayTitle(name: string, node: RestPost): string {
+  if (node.hasPassword) return `Protected: ${name}`;
+  return node.status === 'PRIVATE' ? `Private: ${name}` : name;
+}
+
 function base(type: string, name: string, node: RestPost): JsonObject {
-  const out: JsonObject = { '@type': type, name: escJs(name), description: escJs(jsonLdDescription(node)) };
+  const out: JsonObject = { '@type': type, name: escJs(displayTitle(name, node)), description: escJs(jsonLdDescription(node)) };
   if (node.image?.url) out.image = node.image.url;
   return out;
 }
@@ -74,16 +84,6 @@ export function organizerJsonLd(o: RestOrganizerFragment): JsonObject {
   return out;
 }
 
-/** `price` of the offer: the lowest number, `"0"` for free; a non-numeric cost as its value. */
-function offerPrice(values: readonly string[]): string {
-  const numbers = values.filter((v) => /^\d+(?:\.\d*)?$|^\.\d+$/.test(v));
-  if (numbers.length) {
-    const min = numbers.reduce((a, b) => (Number(b) < Number(a) ? b : a));
-    return Number(min) === 0 ? '0' : min;
-  }
-  const first = values[0] ?? '';
-  return first.toLowerCase() === 'free' ? '0' : first;
-}
 
 export interface EventJsonLdInput {
   /** The event's public `url` (already built). */
@@ -106,10 +106,11 @@ export function eventJsonLd(e: RestEventFragment, input: EventJsonLdInput): Json
   out.endDate = isoWithOffset(e.endDate, e.endDateUtc);
   if (input.location) out.location = input.location;
   if (input.organizer) out.organizer = input.organizer;
-  if (e.cost !== '' && e.costValues.length) {
+  const price = offerPrice(e.costRaw);
+  if (e.cost !== '' && price !== '') {
     out.offers = {
       '@type': 'Offer',
-      price: offerPrice(e.costValues),
+      price,
       priceCurrency: e.currencyCode || input.currencyCode,
       url: input.url,
       category: 'primary',

@@ -102,7 +102,14 @@ export function formatCost(
   const symbol = options.currencySymbol || (options.siteSymbol ?? '$');
   const position = options.currencyPosition || options.sitePosition || 'prefix';
   const suffix = position !== 'prefix';
+  return showRange(list, (text) => withCurrency(text, symbol, suffix));
+}
 
+/**
+ * The lowest and highest cost (numbers when there are any), shown as `low – high` when they differ;
+ * `0` as `Free`, numbers through `number`, costs without a number as entered; HTML-escaped.
+ */
+function showRange(list: CostEntry[], number: (text: string) => string): string {
   let min: CostEntry;
   let max: CostEntry;
   const numbers = list.filter((e) => e.numeric);
@@ -119,11 +126,23 @@ export function formatCost(
   const show = (e: CostEntry): string => {
     if (!e.numeric) return escapeHtml(e.text.trim());
     if (e.value === 0) return 'Free';
-    return escapeHtml(withCurrency(e.text, symbol, suffix));
+    return escapeHtml(number(e.text));
   };
   const low = show(min);
   const high = show(max);
   return low === high ? low : `${low} \u2013 ${high}`;
+}
+
+/**
+ * JSON-LD `offers.price` (TEC's `tribe_get_cost()` without currency, then `normalize_price`): the
+ * formatted cost without its currency symbol (`"€10 – €20"` → `"10 – 20"`), and `"0"` when that is
+ * just `Free`. `""` without cost.
+ */
+export function offerPrice(stored: readonly (string | null | undefined)[] | string | null | undefined): string {
+  const list = entries(stored);
+  if (!list.length) return '';
+  const price = showRange(list, (text) => text);
+  return /^\s*free\s*$/i.test(price) ? '0' : price;
 }
 
 /**

@@ -40,7 +40,7 @@ export const EXIT_FAILURE = 1;
 /** Bad command line. */
 export const EXIT_USAGE = 2;
 
-const USAGE = `Usage: npm run cal -- <command> [options]
+const USAGE = `Usage: npx cal <command> [options]      (or: npm run -s cal -- <command> [options])
 
 Commands:
   user:create --login L (--password P | --password-stdin) --role R [--email E] [--display-name N]
@@ -52,7 +52,9 @@ Commands:
   app-password:revoke --uuid U
   migrate:resolve (--applied NAME | --rolled-back NAME)           record how a failed migration ended
   import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json] [--concurrency N]
-                                       from a REST root: …/wp-json/tribe/events/v1 or …/wp-json/cal/events/v1
+                                       from a site (https://site.example/: its REST API is found as
+                                       WordPress clients find it) or a REST root (…/wp-json/tribe/events/v1,
+                                       …/wp-json/cal/events/v1, …/?rest_route=/tribe/events/v1)
   import --file F [--dry-run] [--json]  restore an export
   export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default)
 
@@ -250,7 +252,14 @@ Object.assign(commands, {
         prune: v.prune === true,
         dryRun: v['dry-run'] === true,
       };
-      const summary = opts.from ? await importFromSource(ctx, opts, progress) : await importFromFile(ctx, opts, progress);
+      let summary: Summary;
+      try {
+        summary = opts.from ? await importFromSource(ctx, opts, progress) : await importFromFile(ctx, opts, progress);
+      } finally {
+        // On a terminal the bars redraw on a timer: stopped, they release the process and end their
+        // line, so a failure is printed on a line of its own.
+        progress.stop();
+      }
       printSummary(summary, v, io);
     },
   },
@@ -300,7 +309,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.err(`cal: ${e.message}`);
-    io.err('Run `npm run cal -- --help` for usage.');
+    io.err('Run `npx cal --help` for usage.');
     return EXIT_USAGE;
   }
   if (parsed === 'help') {
@@ -361,6 +370,17 @@ function defaultIo(): Io {
   };
 }
 
+/**
+ * Runs the CLI as this process (`npx cal`, `npm run cal --`): the exit code is main's, and the
+ * process ends once the command has; should anything still hold the event loop by then (a
+ * connection a driver keeps alive, a library's timer), it is not left to wait for it.
+ */
+export async function runAsProcess(argv: string[]): Promise<void> {
+  const code = await main(argv);
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 500).unref();
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exitCode = await main(process.argv.slice(2));
+  await runAsProcess(process.argv.slice(2));
 }

@@ -31,13 +31,15 @@ export async function resolveImageRef(ctx: Context, value: string, field = 'imag
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ValidationError('The image URL must use http or https.', field, 'INVALID_IMAGE');
   }
+  // An image given by URL needs `upload_files` whatever the URL, even one imported before (the
+  // plugin's validator refuses it before looking: contract §3.1, §7.6).
+  if (!canUploadFiles(ctx.viewer)) {
+    throw new ValidationError('You are not allowed to upload files.', field, 'UPLOAD_NOT_ALLOWED');
+  }
   const known = await ctx.prisma.attachment.findFirst({
     where: { OR: [{ url: url.href }, { sourceUrl: url.href }] },
     select: { id: true },
   });
   if (known) return known.id;
-  if (!canUploadFiles(ctx.viewer)) {
-    throw new ValidationError('You are not allowed to upload files.', field, 'UPLOAD_NOT_ALLOWED');
-  }
   return importImageFromUrl(ctx, url, field);
 }

@@ -22,8 +22,12 @@ export async function resolvePublicationDate(
     instant = parseDateText(input.dateUtc, 'UTC', ctx.now);
     if (!instant) throw new ValidationError('Invalid dateUtc.', 'dateUtc', 'INVALID_DATE');
   } else if (input.date != null) {
-    instant = parseDateText(input.date, input.timezone, ctx.now);
-    if (!instant) throw new ValidationError('Invalid date.', 'date', 'INVALID_DATE');
+    // The text is read in the record's zone (relative phrases, explicit offsets) and, as TEC then
+    // hands WordPress its wall clock there, that wall clock is the site-local publication date.
+    const zone = resolveTimezone(input.timezone)?.zone ?? siteZone;
+    const parsed = parseDateText(input.date, zone, ctx.now);
+    if (!parsed) throw new ValidationError('Invalid date.', 'date', 'INVALID_DATE');
+    instant = DateTime.fromFormat(parsed.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss'), 'yyyy-MM-dd HH:mm:ss', { zone: siteZone });
   }
   let status = input.status;
   const unpublished = status === 'draft' || status === 'pending';

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../context.ts';
+import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
 import { deleteTerm } from '../services/terms.ts';
@@ -27,6 +28,7 @@ import {
 } from '../services/transfer.ts';
 import { mapEvent, mapOrganizer, mapTerm, mapVenue, type Mapped } from './map.ts';
 import type { Progress } from './progress.ts';
+import { discoverEventsRoot } from './discover.ts';
 import { PER_PAGE, Source, type SourceOptions } from './source.ts';
 
 export const KINDS = ['categories', 'tags', 'venues', 'organizers', 'events'] as const;
@@ -69,6 +71,26 @@ const POST_KIND: Partial<Record<Kind, TransferKind>> = { venues: 'VENUE', organi
 const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/**
+ * Why a record failed, never empty: the first line of the error's message; for a database error
+ * (Prisma's messages open with a blank line and "Invalid `…` invocation", the cause comes last) its
+ * last line; else its code or name.
+ */
+export function reasonOf(error: unknown): string {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { message?: unknown; code?: unknown; name?: unknown };
+  const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : '';
+  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const code = typeof e.code === 'string' && e.code ? e.code : '';
+  if (lines.length) {
+    const line = /^Invalid `.*` invocation/.test(lines[0]) ? lines[lines.length - 1] : lines[0];
+    return code && !line.includes(code) ? `${line} (${code})` : line;
+  }
+  if (code) return code;
+  if (typeof e.name === 'string' && e.name && e.name !== 'Error') return e.name;
+  const text = error === undefined || error === null || error instanceof Error ? '' : String(error);
+  return text && text !== '[object Object]' ? text : 'unknown error (no message)';
+}
 
 class Importer {
   readonly summary: Summary;
@@ -116,7 +138,7 @@ class Importer {
 
   fail(kind: Kind | string, id: number | null, error: unknown) {
     if ((KINDS as readonly string[]).includes(kind)) this.summary.kinds[kind as Kind].failed++;
-    this.summary.failures.push({ kind: SINGULAR[kind as Kind] ?? kind, id, reason: (error as Error).message.split('\n')[0] });
+    this.summary.failures.push({ kind: SINGULAR[kind as Kind] ?? kind, id, reason: reasonOf(error) });
   }
 
   /** Writes one record and its mapping row together; counts the outcome. */
@@ -215,7 +237,7 @@ class Importer {
     } catch (error) {
       this.summary.images.failed++;
       this.failedImages.add(m.image.url);
-      this.summary.failures.push({ kind: `${SINGULAR[kind]} image`, id: m.sourceId, reason: `${m.image.url}: ${(error as Error).message}` });
+      this.summary.failures.push({ kind: `${SINGULAR[kind]} image`, id: m.sourceId, reason: `${m.image.url}: ${reasonOf(error)}` });
       return null;
     }
   }
@@ -333,18 +355,29 @@ class Importer {
 
 /** Imports from another calendar's REST root. */
 export async function importFromSource(ctx: Context, opts: ImportOptions, progress: Progress): Promise<Summary> {
-  const source = new Source({
-    root: opts.from!,
+  const sourceOptions = {
     login: opts.login,
     password: opts.password,
     ...opts.source,
-    onRetry: (url, reason, ms) => progress.note(`retrying ${url} (${reason}) in ${Math.round(ms)} ms`),
-  });
-  const imp = new Importer(ctx, source.root, opts, progress);
+    onRetry: (url: string, reason: string, ms: number) => progress.note(`retrying ${url} (${reason}) in ${Math.round(ms)} ms`),
+  };
+  // `--from` may name the site (its home page) rather than its events REST root.
+  const root = await discoverEventsRoot(opts.from!, new Source({ ...sourceOptions, root: opts.from! }));
+  const source = new Source({ ...sourceOptions, root });
+  try {
+    return await importFrom(ctx, source, opts, progress);
+  } finally {
+    source.close();
+    progress.stop();
+  }
+}
+
+async function importFrom(ctx: Context, source: Source, opts: ImportOptions, progress: Progress): Promise<Summary> {
+  const imp = new Importer(ctx, source.key, opts, progress);
   await imp.init();
   const authed = opts.login !== undefined;
   await mapUsers(ctx, source, imp);
-  const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition };
+  const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition, zone: await sourceZone(source, ctx.settings.timezone) };
 
   const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: any) => Mapped<T>, each?: (page: Mapped<T>[]) => Promise<void>) => {
     const all: Mapped<T>[] = [];
@@ -365,7 +398,9 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
     }
     return all;
   };
-  const statusParam: Record<string, string> = authed ? { status: ALL_STATUSES } : {};
+  // Signed in: every status, and password-protected records in full (`context=edit` unlocks them
+  // for a caller who may edit them; without it they arrive redacted).
+  const statusParam: Record<string, string> = authed ? { status: ALL_STATUSES, context: 'edit' } : {};
   await imp.terms('categories', await collect('categories', '/categories', { hide_empty: 'false' }, mapTerm));
   await imp.terms('tags', await collect('tags', '/tags', { hide_empty: 'false' }, mapTerm));
   const postIds = new Set<number>();
@@ -377,7 +412,7 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
     return page.map((m) => ({ m }));
   };
   for (const kind of ['venues', 'organizers'] as const) {
-    await collect(kind, `/${kind}`, statusParam, (o: any): Mapped<unknown> => (kind === 'venues' ? mapVenue(o) : mapOrganizer(o)), (page) => imp.posts(kind, listed(page)));
+    await collect(kind, `/${kind}`, statusParam, (o: any): Mapped<unknown> => (kind === 'venues' ? mapVenue(o, site.zone) : mapOrganizer(o, site.zone)), (page) => imp.posts(kind, listed(page)));
   }
   const eventParams = { ...statusParam, start_date: '1900-01-01 00:00:00', end_date: '2999-12-31 23:59:59' };
   await collect('events', '/events', eventParams, (o) => mapEvent(o, site), (page) => imp.posts('events', listed(page)));
@@ -391,7 +426,7 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   const worker = async () => {
     while (next < probe.length) {
       const id = probe[next++];
-      const res = await source.get(source.url(`/events/${id}`));
+      const res = await source.get(source.url(`/events/${id}`, authed ? { context: 'edit' } : {}));
       if (res.status !== 200) continue;
       try {
         hidden.push({ m: mapEvent(res.body as Record<string, unknown>, site) });
@@ -404,8 +439,24 @@ export async function importFromSource(ctx: Context, opts: ImportOptions, progre
   hidden.sort((a, b) => a.m.sourceId - b.m.sourceId);
   for (let i = 0; i < hidden.length; i += PER_PAGE) await imp.posts('events', hidden.slice(i, i + PER_PAGE));
   if (opts.prune) await imp.prune();
-  progress.stop();
   return { ...imp.finish(), sourceSeconds: Math.round(source.requestMs / 100) / 10 };
+}
+
+/**
+ * The source site's time zone, from its REST index (`timezone_string`, else `gmt_offset` as a
+ * `UTC±h` label): the zone of its site-local dates. `fallback` when the index does not say.
+ */
+async function sourceZone(source: Source, fallback: string): Promise<string> {
+  try {
+    const res = await source.get(source.apiUrl('/'));
+    const index = res.status === 200 ? (res.body as { timezone_string?: unknown; gmt_offset?: unknown } | null) : null;
+    if (typeof index?.timezone_string === 'string' && resolveTimezone(index.timezone_string)) return index.timezone_string;
+    const offset = Number(index?.gmt_offset);
+    if (index?.gmt_offset !== undefined && index.gmt_offset !== null && index.gmt_offset !== '' && Number.isFinite(offset)) return offsetLabel(Math.round(offset * 60));
+  } catch {
+    // No index: the local site's zone.
+  }
+  return fallback;
 }
 
 /**
@@ -417,7 +468,7 @@ async function mapUsers(ctx: Context, source: Source, imp: Importer) {
   try {
     let users: { id: number; username?: string; slug?: string }[] = [];
     if (source.isTec) {
-      const res = await source.get(`${source.wpJsonRoot}/wp/v2/users?context=edit&per_page=100`);
+      const res = await source.get(source.apiUrl('/wp/v2/users', { context: 'edit', per_page: 100 }));
       if (res.status === 200 && Array.isArray(res.body)) users = res.body;
     } else {
       const res = await source.graphql('{ users(perPage: 50) { ... on UserConnection { edges { node { databaseId login } } } } }');

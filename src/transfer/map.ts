@@ -4,6 +4,7 @@
  * organizers, terms, parent) stay source IDs here; the import translates them.
  */
 import { formatCost, parseCostValues } from '../domain/cost.ts';
+import { localToUtc } from '../domain/wall-clock.ts';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../services/transfer.ts';
 
 type Json = Record<string, any>;
@@ -43,8 +44,14 @@ function id(o: Json): number {
 const STAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 function stamp(o: Json, key: string): string {
   const v = need(o, key);
-  if (!STAMP.test(v)) throw new MapError(`"${key}" is not a date: ${v}`);
+  if (!STAMP.test(v) || v === ZERO_DATE) throw new MapError(`"${key}" is not a date: ${v}`);
   return v;
+}
+
+/** A date WordPress may leave unset (`0000-00-00 00:00:00`, or absent): null then. */
+function optionalStamp(o: Json, key: string): string | null {
+  const v = str(o[key]);
+  return v === '' || v === ZERO_DATE ? null : stamp(o, key);
 }
 
 /** HTML entities the REST output escapes in URLs (`esc_url`, `esc_html`). */
@@ -63,8 +70,16 @@ function image(v: unknown): SourceImage | null {
   return typeof i.url === 'string' && i.url ? { id: Number(i.id) || 0, url: unescapeHtml(i.url) } : null;
 }
 
-function common(o: Json) {
-  const dateUtc = str(o.date_utc);
+/**
+ * Fields every post shares. WordPress leaves the GMT dates of a post never published at
+ * `0000-00-00 00:00:00`: `date_utc` stays unset (a draft has no publication date), and
+ * `modified_utc`, equally unset on a draft never edited since it was created, is its `modified`
+ * wall clock in the source site's zone (what WordPress computes at the next save). A draft or
+ * pending post has no slug until it is published (`""`), kept as none.
+ */
+function common(o: Json, zone: string) {
+  const modifiedLocal = optionalStamp(o, 'modified') ?? stamp(o, 'date');
+  const dateLocal = optionalStamp(o, 'date') ?? modifiedLocal;
   return {
     authorId: null,
     status: need(o, 'status'),
@@ -73,10 +88,10 @@ function common(o: Json) {
     content: str(o.description),
     excerpt: str(o.excerpt),
     password: '',
-    dateUtc: dateUtc === '' || dateUtc === ZERO_DATE ? null : stamp(o, 'date_utc'),
-    dateLocal: stamp(o, 'date'),
-    modifiedUtc: stamp(o, 'modified_utc'),
-    modifiedLocal: stamp(o, 'modified'),
+    dateUtc: optionalStamp(o, 'date_utc'),
+    dateLocal,
+    modifiedUtc: optionalStamp(o, 'modified_utc') ?? localToUtc(modifiedLocal, zone),
+    modifiedLocal,
     imageId: null,
   };
 }
@@ -108,11 +123,18 @@ const ids = (v: unknown): number[] => {
   return list.map((x: Json) => Number(x?.id)).filter((n) => Number.isInteger(n) && n > 0);
 };
 
-export function mapEvent(o: Json, site: { symbol: string; position: string }): Mapped<EventRecord> {
+/** What the mapping needs to know of the source site: its default currency, and its time zone (default UTC). */
+export interface SourceSite {
+  symbol: string;
+  position: string;
+  zone?: string;
+}
+
+export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
   const url = str(o.url);
   const website = str(o.website);
   const record: EventRecord = {
-    ...common(o),
+    ...common(o, site.zone ?? 'UTC'),
     title: need(o, 'title'),
     startLocal: stamp(o, 'start_date'),
     endLocal: stamp(o, 'end_date'),
@@ -124,7 +146,8 @@ export function mapEvent(o: Json, site: { symbol: string; position: string }): M
     currencySymbol: str(o.cost_details?.currency_symbol),
     currencyPosition: str(o.cost_details?.currency_position),
     currencyCode: str(o.cost_details?.currency_code),
-    website: !website || website === url ? null : unescapeHtml(website),
+    // The event's own URL stands for "no website stored" (escaped or not: `&#038;p=ID` of a draft).
+    website: !website || unescapeHtml(website) === unescapeHtml(url) ? null : unescapeHtml(website),
     showMap: o.show_map === undefined ? null : o.show_map !== false,
     showMapLink: o.show_map_link === undefined ? null : o.show_map_link !== false,
     hideFromListings: o.hide_from_listings === true,
@@ -141,9 +164,9 @@ export function mapEvent(o: Json, site: { symbol: string; position: string }): M
 
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
-export function mapVenue(o: Json): Mapped<VenueRecord> {
+export function mapVenue(o: Json, zone = 'UTC'): Mapped<VenueRecord> {
   const record: VenueRecord = {
-    ...common(o),
+    ...common(o, zone),
     name: need(o, 'venue'),
     address: str(o.address),
     city: str(o.city),
@@ -162,9 +185,9 @@ export function mapVenue(o: Json): Mapped<VenueRecord> {
   return { sourceId: id(o), author: author(o), image: image(o.image), record };
 }
 
-export function mapOrganizer(o: Json): Mapped<OrganizerRecord> {
+export function mapOrganizer(o: Json, zone = 'UTC'): Mapped<OrganizerRecord> {
   const record: OrganizerRecord = {
-    ...common(o),
+    ...common(o, zone),
     name: need(o, 'organizer'),
     phone: str(o.phone),
     website: unescapeHtml(str(o.website)),

@@ -24,12 +24,17 @@ export function createProgress(
       Presets.shades_classic,
     );
     const bars = new Map<string, SingleBar>();
+    let stopped = false;
     return {
       start: (kind, total) => void bars.set(kind, multi.create(total, 0, { kind: kind.padEnd(10) })),
       tick: (kind, n = 1) => bars.get(kind)?.increment(n),
       total: (kind, total) => bars.get(kind)?.setTotal(total),
       note: (line) => multi.log(line + '\n'),
-      stop: () => multi.stop(),
+      // Once only: the bars end with a line break, so what is printed next starts a line of its own.
+      stop: () => {
+        if (!stopped) multi.stop();
+        stopped = true;
+      },
     };
   }
   // Not a terminal: a line per kind every few seconds (`every` ms) while it moves, and one when it

@@ -3,6 +3,8 @@
  * cal-events' `cal/events/v1`): Basic auth, paging with `per_page=50`, retries of 429/5xx/network
  * failures/timeouts with exponential backoff that honours `Retry-After`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 export const PER_PAGE = 50;
 
 export interface SourceOptions {
@@ -32,7 +34,6 @@ export class SourceError extends Error {}
 /** Errors of a request sent on a kept-alive connection the other side had closed. */
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `Retry-After` as milliseconds (seconds or an HTTP date), or null. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
@@ -46,6 +47,8 @@ export class Source {
   readonly root: string;
   private readonly auth?: string;
   private readonly opts: Required<Pick<SourceOptions, 'attempts' | 'backoffMs' | 'timeoutMs' | 'concurrency'>> & SourceOptions;
+  /** Aborted by close(): requests in flight and backoff waits (pages fetched ahead) end at once. */
+  private readonly closing = new AbortController();
 
   constructor(opts: SourceOptions) {
     this.root = opts.root.replace(/\/+$/, '');
@@ -65,9 +68,32 @@ export class Source {
     return /\/tribe\/events\/v1$/.test(this.root);
   }
 
-  /** The `wp-json` root (for `wp/v2/users`). */
-  get wpJsonRoot(): string {
+  /** The REST API root before its routes: `…/wp-json`, or `…/?rest_route=` on sites without pretty permalinks. */
+  private get apiBase(): string {
     return this.root.replace(/\/[^/]+\/events\/v1$/, '');
+  }
+
+  /** A route of the site's REST API outside the events namespace (`/wp/v2/users`). */
+  apiUrl(route: string, params: Record<string, string | number> = {}): string {
+    return this.url(this.apiBase + route, params);
+  }
+
+  /**
+   * Names the source in the mapping table: the root in its `/wp-json/…` form, so the same site
+   * reached through `?rest_route=` (or its home page) maps to the same records.
+   */
+  get key(): string {
+    const m = /^(.*?)\/?(?:index\.php)?\?rest_route=(\/.*)$/.exec(this.root);
+    return m ? `${m[1]}/wp-json${m[2]}` : this.root;
+  }
+
+  /** The Authorization header to send, if any (for discovery requests made outside `get`). */
+  get authHeaders(): Record<string, string> {
+    return this.auth ? { Authorization: this.auth } : {};
+  }
+
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
   }
 
   url(path: string, params: Record<string, string | number> = {}): string {
@@ -83,7 +109,15 @@ export class Source {
 
   /** A GraphQL query to a cal-events source's `/graphql` (next to its `wp-json`). */
   graphql(query: string): Promise<SourceResponse> {
-    return this.request(this.wpJsonRoot.replace(/\/wp-json$/, '') + '/graphql', { query });
+    return this.request(this.apiBase.replace(/\/wp-json$|\/?(?:index\.php)?\?rest_route=$/, '') + '/graphql', { query });
+  }
+
+  /**
+   * Ends every request still in flight or waiting to retry (pages fetched ahead of a failure):
+   * nothing of this source then holds the process, and their failures are not reported.
+   */
+  close(): void {
+    this.closing.abort(new SourceError('import stopped'));
   }
 
   /** Time spent in requests (overlapping ones counted each). */
@@ -112,7 +146,7 @@ export class Source {
             ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
             ...(this.auth ? { Authorization: this.auth } : {}),
           },
-          signal: AbortSignal.timeout(this.opts.timeoutMs),
+          signal: AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), this.closing.signal]),
         });
         if (res.status !== 429 && res.status < 500) {
           const text = await res.text();
@@ -129,6 +163,7 @@ export class Source {
         wait = retryAfterMs(res.headers.get('retry-after'));
       } catch (error) {
         if (error instanceof SourceError) throw error;
+        if (this.closing.signal.aborted) throw this.closing.signal.reason;
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         last = (error as Error).name === 'TimeoutError' ? 'timeout' : `${(error as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''}`;
         // A kept-alive connection the server closed meanwhile (our event loop was busy writing past
@@ -143,7 +178,9 @@ export class Source {
       const backoff = Math.min(30_000, this.opts.backoffMs * 2 ** (attempt - 1)) * (0.75 + Math.random() / 2);
       const delay = Math.min(wait ?? backoff, 120_000);
       this.opts.onRetry?.(url, last, delay);
-      await sleep(delay);
+      await sleep(delay, undefined, { signal: this.closing.signal }).catch(() => {
+        throw this.closing.signal.reason;
+      });
     }
   }
 

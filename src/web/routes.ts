@@ -82,6 +82,9 @@ function listItems(events: RestEvent[]) {
   }));
 }
 
+/** WordPress's query variables of the term archives (`/?cal_events_cat=slug`, `/?tag=slug`): not REST filters. */
+const ARCHIVE_QUERY_VARS = ['cal_events_cat', 'tag', 'post_type'];
+
 export function createWebRouter({ rest, executor, config, now }: { rest: WpDispatch; executor: Executor; config: Config; now?: () => Date }): Middleware<AppState> {
   const restGet = createRestGet(rest);
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
@@ -183,7 +186,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   }
 
   /** An iCal answer with validators; 304 when the client's copy is current. */
-  async function sendCalendar(ctx: Context, listed: RestEvent[], name: string, filename: string) {
+  async function sendCalendar(ctx: Context, listed: RestEvent[], name: string, filename: string, apiRoot?: string) {
     const urls = urlsOf(ctx);
     const { events, recurrence, masters } = await withSeries(ctx, listed);
     const text = buildCalendar(events, { name, siteTimezone: config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' }, recurrence, masters);
@@ -193,7 +196,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     if (modified) ctx.set('Last-Modified', modified.toUTCString());
     ctx.set('Cache-Control', ctx.state.cal?.viewer ? 'private, no-cache' : 'public, no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    discovery(ctx, urls);
+    discovery(ctx, urls, apiRoot);
     const inm = ctx.get('If-None-Match');
     const ims = Date.parse(ctx.get('If-Modified-Since'));
     const fresh = inm ? inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`) : modified !== null && Number.isFinite(ims) && modified.getTime() <= ims;
@@ -215,10 +218,10 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     ctx.body = answer.headers.error ?? JSON.stringify(answer.body);
   }
 
-  async function listFeed(ctx: Context, filters: URLSearchParams, name: string, filename: string) {
+  async function listFeed(ctx: Context, filters: URLSearchParams, name: string, filename: string, apiRoot?: string) {
     const answer = await feedEvents(ctx, filters);
     if (answer.status !== 200) return feedError(ctx, answer);
-    await sendCalendar(ctx, answer.body, name, filename);
+    await sendCalendar(ctx, answer.body, name, filename, apiRoot);
   }
 
   async function eventPage(ctx: Context, answer: RestAnswer<any>) {
@@ -255,8 +258,11 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     const term = terms.status === 200 ? (terms.body[kind] ?? [])[0] : undefined;
     if (!term) return refusal(ctx, terms.status === 200 ? { status: 404, body: null, headers: {} } : terms);
     const filters = new URLSearchParams(ctx.querystring);
+    for (const queryVar of ARCHIVE_QUERY_VARS) filters.delete(queryVar);
     filters.set(kind, slug);
-    if (ctx.query.ical !== undefined) return listFeed(ctx, filters, `${SITE_NAME}: ${htmlToText(term.name)}`, `${slug}.ics`);
+    // TEC's X-TEC-API-ROOT of a term archive, its feed included: the events route filtered by the term.
+    const apiRoot = `${urls.namespaceRoot}/events/?${kind}=${encodeURIComponent(slug)}`;
+    if (ctx.query.ical !== undefined) return listFeed(ctx, filters, `${SITE_NAME}: ${htmlToText(term.name)}`, `${slug}.ics`, apiRoot);
     const list = await get(ctx, '/events', filters);
     if (list.status !== 200) return refusal(ctx, list);
     page(
@@ -271,7 +277,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
         feedUrl: `${urls.home}${feedPath}?ical=1`,
         pageTitle: term.name,
       },
-      `${urls.namespaceRoot}/events/?${kind}=${encodeURIComponent(slug)}`,
+      apiRoot,
     );
   }
 
@@ -300,6 +306,11 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   router.get('/', async (ctx, next) => {
     // The plain-permalink REST form (`/?rest_route=…`, also malformed as `rest_route[]=`) belongs to the REST server.
     if (Object.keys(ctx.query).some((k) => k === 'rest_route' || k.startsWith('rest_route['))) return next();
+    // Plain-permalink term archives, as WordPress links them without pretty permalinks.
+    const category = ctx.query.cal_events_cat;
+    const tag = ctx.query.tag;
+    if (ctx.query.p === undefined && typeof category === 'string' && category) return archive(ctx, 'categories', category, `/events/category/${encodeURIComponent(category)}/`);
+    if (ctx.query.p === undefined && typeof tag === 'string' && tag) return archive(ctx, 'tags', tag, `/tag/${encodeURIComponent(tag)}/`);
     if (ctx.query.post_type !== undefined || ctx.query.p !== undefined) {
       const id = String(ctx.query.p ?? '');
       const kinds: Record<string, string> = { cal_events: 'events', cal_venue: 'venues', cal_organizer: 'organizers' };

@@ -41,9 +41,13 @@ describe('single event: create, read, update, trash', () => {
 
     const anon = await s.api(`/events/${created.id}`);
     expect([anon.status, anon.body.code]).toEqual([403, 'event-no-longer-available']);
+    expect(anon.body.message).toBe('This event is no longer available');
+    // An administrator reads it, as TEC 6.2.6 answers (sample GET_events_id_trashed_authenticated).
     const admin = await s.api(`/events/${created.id}`, { as: 'admin' });
-    expect([admin.status, admin.body.code]).toEqual([403, 'event-no-longer-available']);
-    expect(admin.body.message).toBe('This event is no longer available');
+    expect([admin.status, admin.body.status, admin.body.slug]).toEqual([200, 'trash', `${created.slug}__trashed`]);
+    expect(admin.body.json_ld.url).toBe(`${admin.body.url}%2F/`);
+    const subscriber = await s.api(`/events/${created.id}`, { as: 'subscriber' });
+    expect([subscriber.status, subscriber.body.code]).toEqual([403, 'event-no-longer-available']);
   });
 
   it('answers 403 event-not-accessible for a draft the caller may not read', async () => {

@@ -31,3 +31,27 @@ describe('default site time zone', () => {
     expect(r.body.utc_start_date).toBe('2026-12-05 19:00:00');
   });
 });
+
+describe('publication date in a site zone other than UTC (issue 22)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { CAL_TIMEZONE: 'America/New_York' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('stores the wall clock of `date` as the site-local publication date, whatever the event zone', async () => {
+    for (const timezone of [undefined, 'UTC', 'Europe/Paris']) {
+      const r = await server.api('/events', {
+        method: 'POST',
+        as: 'admin',
+        body: { title: `Zone ${timezone}`, start_date: '2026-12-05 19:00', end_date: '2026-12-05 20:00', date: '2026-10-15 10:00:00', ...(timezone ? { timezone } : {}) },
+      });
+      expect(r.status, r.text).toBe(201);
+      expect([r.body.date, r.body.date_utc], String(timezone)).toEqual(['2026-10-15 10:00:00', '2026-10-15 14:00:00']);
+      const read = await server.api(`/events/${r.body.id}`);
+      expect(read.body.date).toBe('2026-10-15 10:00:00');
+    }
+  });
+});

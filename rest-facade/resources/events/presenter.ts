@@ -111,7 +111,10 @@ export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: Even
     const venue = node.venues[0];
     const organizer = node.organizers[0];
     out.json_ld = eventJsonLd(node, {
-      url,
+      // TEC's event link is the permalink with a trailing slash; on a not-yet-public event's
+      // `?post_type=…&p=ID` link that slash arrives escaped, then once more plain (sample
+      // GET_events_id_trashed_authenticated: `…&p=9%2F/`).
+      url: url.includes('?') ? `${url}%2F/` : url,
       currencyCode: opts.settings?.currencyCode ?? opts.currencyCode ?? DEFAULT_CURRENCY_CODE,
       location: venue && !isLocked(venue) ? venueJsonLd(venue) : null,
       organizer: organizer && !isLocked(organizer) ? organizerJsonLd(organizer) : null,

@@ -62,9 +62,12 @@ export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<W
   });
 };
 
-/** Single reads answer 403 for trashed and locked events (newer TEC, contract §6). */
+/**
+ * Single reads answer 403 for locked events (newer TEC, contract §6). A trashed event reaches here
+ * only for a caller who may read it (administrators, editors, its author: §3.1, as TEC 6.2.6 answers
+ * them, 200 with `status: trash`); the strict read refused everyone else with `NO_LONGER_AVAILABLE`.
+ */
 function presentSingle(deps: RouteDeps, req: WpRequest, node: RestEventFragment): WpResponse {
-  if (node.status === 'TRASH') throw tableError('event-no-longer-available');
   if (node.locked) throw tableError('event-password-protected');
   return { body: presentEvent(node, req.urls, { jsonLd: true, currencyCode: deps.currencyCode }) };
 }
