@@ -489,16 +489,15 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
       continue;
     }
     const { kind, id, ...record } = row;
+    // The accounts come first in an export: the owner is known once they are restored (or refused: stop).
+    if (kind !== 'meta' && kind !== 'user') await resolveOwner();
     try {
       if (kind === 'meta') continue;
       if (kind === 'user') {
         if (opts.dryRun) continue;
         const w = await restoreUser(ctx, id, record);
         imp.setUser(id, w.id, record.login);
-        continue;
-      }
-      await resolveOwner();
-      if (kind === 'upload') {
+      } else if (kind === 'upload') {
         if (!opts.dryRun) await restoreUpload(ctx, record);
       } else if (kind === 'attachment') {
         if (opts.dryRun) continue;
