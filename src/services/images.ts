@@ -3,6 +3,7 @@ import { canUploadFiles } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
 import { importImageFromUrl } from './image-import.ts';
+import { UPLOADS_PREFIX } from './uploads.ts';
 
 /**
  * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).
@@ -29,8 +30,10 @@ export async function resolveImageRef(ctx: Context, value: string, field = 'imag
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ValidationError('The image URL must use http or https.', field, 'INVALID_IMAGE');
   }
+  // A file this service keeps, named by its absolute URL under CAL_SITE_URL: its site-relative path.
+  const own = ctx.settings.siteUrl && url.href.startsWith(ctx.settings.siteUrl + UPLOADS_PREFIX) ? url.href.slice(ctx.settings.siteUrl.length) : null;
   const known = await ctx.prisma.attachment.findFirst({
-    where: { OR: [{ url: url.href }, { sourceUrl: url.href }] },
+    where: { OR: [{ url: url.href }, { sourceUrl: url.href }, ...(own ? [{ url: own }] : [])] },
     select: { id: true },
   });
   if (known) return known.id;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { DEFAULT_IMAGE_IMPORT } from '../../src/services/image-import.ts';
+import { resolveImageRef } from '../../src/services/images.ts';
 import { storeUpload } from '../../src/services/uploads.ts';
 import { importFromSource } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
@@ -106,6 +107,9 @@ describe('featured images of a WordPress import are kept and served here', { tim
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String(PNG.length));
     expect((await fetch(target.base + IMAGE_PATH, { method: 'POST' })).status).toBe(405);
+    // `image` given as the kept file's own URL (under CAL_SITE_URL) names that attachment: no download.
+    const ctx = createContext({ prisma: target.db.prisma, settings: { ...defaultSiteSettings, siteUrl: 'https://cal.example' }, viewer: { id: target.users.admin, login: 'admin', role: 'ADMINISTRATOR' } });
+    expect(await resolveImageRef(ctx, 'https://cal.example' + IMAGE_PATH)).toBe(9001);
   });
 
   it('keeps the files in CAL_UPLOADS_DIR when configured (the database keeps their metadata only)', async () => {
