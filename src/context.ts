@@ -14,6 +14,8 @@ export interface SiteSettings {
   timezoneMode: 'event' | 'site';
   /** Recurring series are materialized this many days ahead (CAL_RECURRENCE_HORIZON_DAYS; default 730). */
   recurrenceHorizonDays?: number;
+  /** CAL_SITE_URL: GraphQL's image URLs of files this service keeps are absolute under it (else site-relative). */
+  siteUrl?: string;
 }
 
 /** The signed-in caller; null for anonymous requests. */

@@ -5,6 +5,7 @@
  */
 import type { RestEventFragment, RestOrganizerFragment, RestVenueFragment } from '../generated/operations.ts';
 import { offerPrice } from '../../src/domain/cost.ts';
+import { absoluteImageUrl } from './image.ts';
 import { escJs, isoWithOffset, type JsonObject } from './util.ts';
 
 /** The post-like fragments (events, venues, organizers). */
@@ -42,9 +43,9 @@ function displayTitle(name: string, node: RestPost): string {
   return node.status === 'PRIVATE' ? `Private: ${name}` : name;
 }
 
-function base(type: string, name: string, node: RestPost): JsonObject {
+function base(type: string, name: string, node: RestPost, site: string): JsonObject {
   const out: JsonObject = { '@type': type, name: escJs(displayTitle(name, node)), description: escJs(jsonLdDescription(node)) };
-  if (node.image?.url) out.image = node.image.url;
+  if (node.image?.url) out.image = absoluteImageUrl(node.image.url, site);
   return out;
 }
 
@@ -55,8 +56,8 @@ function region(v: RestVenueFragment): string {
 }
 
 /** Venue JSON-LD (`Place`, no `@context`). */
-export function venueJsonLd(v: RestVenueFragment): JsonObject {
-  const out = base('Place', v.name, v);
+export function venueJsonLd(v: RestVenueFragment, site: string): JsonObject {
+  const out = base('Place', v.name, v, site);
   out.url = '';
   const address: JsonObject = { '@type': 'PostalAddress' };
   const parts: Array<[string, string]> = [
@@ -75,8 +76,8 @@ export function venueJsonLd(v: RestVenueFragment): JsonObject {
 }
 
 /** Organizer JSON-LD (`Person`, no `@context`). REC: the e-mail is not entity-obfuscated. */
-export function organizerJsonLd(o: RestOrganizerFragment): JsonObject {
-  const out = base('Person', o.name, o);
+export function organizerJsonLd(o: RestOrganizerFragment, site: string): JsonObject {
+  const out = base('Person', o.name, o, site);
   out.url = o.website ?? '';
   out.telephone = o.phone ?? '';
   out.email = o.email ?? '';
@@ -86,6 +87,8 @@ export function organizerJsonLd(o: RestOrganizerFragment): JsonObject {
 
 
 export interface EventJsonLdInput {
+  /** The site URL (image URLs of files this service keeps are made absolute under it). */
+  site: string;
   /** The event's public `url` (already built). */
   url: string;
   /** Site default currency code (`priceCurrency` when the event has none). */
@@ -98,7 +101,7 @@ export interface EventJsonLdInput {
 
 /** Event JSON-LD (§4.6). */
 export function eventJsonLd(e: RestEventFragment, input: EventJsonLdInput): JsonObject {
-  const out: JsonObject = { '@context': 'http://schema.org', ...base('Event', e.title, e) };
+  const out: JsonObject = { '@context': 'http://schema.org', ...base('Event', e.title, e, input.site) };
   out.url = input.url;
   out.eventAttendanceMode = 'https://schema.org/OfflineEventAttendanceMode';
   out.eventStatus = 'https://schema.org/EventScheduled';

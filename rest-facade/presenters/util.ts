@@ -16,6 +16,8 @@ export interface RestUrls {
   restRoot: string;
   /** Host used in `global_id` (no scheme, no port); default: the host name of `home`. */
   host?: string;
+  /** The site URL without the language prefix (files under `/wp-content/uploads/`); default: `home`. */
+  site?: string;
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -35,6 +37,11 @@ export function restRoot(urls: RestUrls): string {
 /** `home_url()` without trailing slash. */
 export function homeRoot(urls: RestUrls): string {
   return urls.home.replace(/\/+$/, '');
+}
+
+/** The site URL without trailing slash nor language prefix. */
+export function siteRoot(urls: RestUrls): string {
+  return (urls.site ?? urls.home).replace(/\/+$/, '');
 }
 
 /** `{restRoot}cal/events/v1{path}`. */

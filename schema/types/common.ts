@@ -25,12 +25,15 @@ export const ImageRef = builder.prismaNode('Attachment', {
   id: { field: 'id' },
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Numeric post ID.' }),
-    url: t.exposeString('url'),
+    url: t.string({
+      description: 'Where the file is: under `/wp-content/uploads/` of this service when it keeps the file (absolute under CAL_SITE_URL when set, else site-relative).',
+      resolve: (a, _args, ctx) => (a.url.startsWith('/') && ctx.settings.siteUrl ? ctx.settings.siteUrl + a.url : a.url),
+    }),
     title: t.exposeString('title'),
     mimeType: t.exposeString('mimeType'),
     extension: t.string({
       description: 'File extension taken from the URL.',
-      resolve: (a) => /\.([a-z0-9]+)(?:$|[?#])/i.exec(new URL(a.url).pathname)?.[1]?.toLowerCase() ?? '',
+      resolve: (a) => /\.([a-z0-9]+)(?:$|[?#])/i.exec(new URL(a.url, 'http://localhost').pathname)?.[1]?.toLowerCase() ?? '',
     }),
     width: t.exposeInt('width', { nullable: true }),
     height: t.exposeInt('height', { nullable: true }),

@@ -13,6 +13,7 @@ import { createWebRouter } from '../web/routes.ts';
 import { withQueryBudget } from '../db/request-budget.ts';
 import { corsHeaders, securityHeaders } from './http-headers.ts';
 import { graphiqlAssets } from './graphiql.ts';
+import { uploadsMiddleware } from './uploads.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 import { httpCaching } from './http-cache.ts';
@@ -90,6 +91,8 @@ export function buildApp({
   });
 
   app.use(graphiqlAssets);
+  // Image files kept by this service, public as WordPress's uploads (no sign-in read).
+  app.use(uploadsMiddleware(db, { uploadsDir: config.imageImport.uploadsDir, siteUrl: config.siteUrl }));
 
   app.use(async (ctx, next) => {
     const auth = await authenticate(db.prisma, { header: ctx.get('authorization') || undefined, ip: ctx.ip });

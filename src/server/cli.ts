@@ -55,8 +55,15 @@ Commands:
                                        from a site (https://site.example/: its REST API is found as
                                        WordPress clients find it) or a REST root (…/wp-json/tribe/events/v1,
                                        …/wp-json/cal/events/v1, …/?rest_route=/tribe/events/v1)
-  import --file F [--dry-run] [--json]  restore an export
-  export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default)
+  import --file F [--owner LOGIN] [--dry-run] [--json]
+                                       restore an export; into a fresh database too (migrations
+                                       applied, accounts restored from the file first); --owner:
+                                       the account (here or in the file) that gets records whose
+                                       author is not in the file (default: the first administrator)
+  export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default): series,
+                                       image files, users; --with-users adds their password and
+                                       application-password hashes (without: no one can sign in
+                                       after a restore until user:password sets a password)
 
 Roles: ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')} (any case).
 --password-stdin reads the password from the first line of standard input (keeps it out of ps and shell history).
@@ -226,11 +233,12 @@ function printSummary(summary: Summary, v: Values, io: Io) {
 
 Object.assign(commands, {
   import: {
-    options: { from: str, file: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
+    options: { from: str, file: str, login: str, password: str, author: str, owner: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
     required: [],
     async run(ctx, v, io) {
       if (!v.from === !v.file) throw new UsageError('give --from URL or --file F');
       if ((v.login === undefined) !== (v.password === undefined)) throw new UsageError('--login and --password go together');
+      if (v.owner !== undefined && !v.file) throw new UsageError('--owner goes with --file (an import from a site takes --author)');
       if (v.from) {
         try {
           const u = new URL(v.from as string);
@@ -248,7 +256,7 @@ Object.assign(commands, {
         file: v.file as string | undefined,
         login: v.login as string | undefined,
         password: v.password as string | undefined,
-        author: v.author as string | undefined,
+        author: (v.owner ?? v.author) as string | undefined,
         prune: v.prune === true,
         dryRun: v['dry-run'] === true,
       };

@@ -42,6 +42,7 @@ const schema = z.object({
     .default('00:00'),
   CAL_TIMEZONE_MODE: z.enum(['event', 'site']).default('event'),
   CAL_ALLOW_PRIVATE_IMAGE_URLS: bool.default(false),
+  CAL_UPLOADS_DIR: z.string().min(1).optional(),
   CAL_SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   CAL_GRAPHQL_MAX_DEPTH: positiveInt.default(12),
   CAL_GRAPHQL_MAX_ALIASES: nonNegativeInt.default(30),
@@ -138,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: e.CAL_ADMIN_LOGIN && e.CAL_ADMIN_PASSWORD ? { login: e.CAL_ADMIN_LOGIN, password: e.CAL_ADMIN_PASSWORD } : undefined,
     siteUrl: e.CAL_SITE_URL?.replace(/\/+$/, ''),
     trustProxy: e.CAL_TRUST_PROXY,
-    imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: e.CAL_ALLOW_PRIVATE_IMAGE_URLS },
+    imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: e.CAL_ALLOW_PRIVATE_IMAGE_URLS, uploadsDir: e.CAL_UPLOADS_DIR },
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
     graphql: {
       maxDepth: e.CAL_GRAPHQL_MAX_DEPTH,
@@ -173,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       multiDayCutoff: e.CAL_MULTIDAY_CUTOFF,
       timezoneMode: e.CAL_TIMEZONE_MODE,
       recurrenceHorizonDays: e.CAL_RECURRENCE_HORIZON_DAYS,
+      siteUrl: e.CAL_SITE_URL?.replace(/\/+$/, ''),
     },
   };
 }

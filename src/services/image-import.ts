@@ -8,6 +8,7 @@ import type { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
 import type { Context } from '../context.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { storeUpload, uploadUrl, wantedUploadPath } from './uploads.ts';
 
 /** image-size is loaded on the first image import, not at start (its CommonJS build: synchronous). */
 const requireHere = createRequire(import.meta.url);
@@ -17,8 +18,9 @@ const loadImageSize = () => (imageSizeFn ??= (requireHere('image-size') as typeo
 /**
  * Importing an image by URL: download it (over http/https only, size- and time-limited, a few
  * redirects at most, every hop checked against private networks and pinned to the checked
- * address), verify it is a raster image, and record it as an Attachment pointing at the source URL
- * (we do not host files).
+ * address), verify it is a raster image, keep the file (src/services/uploads.ts: served by this
+ * service under `/wp-content/uploads/`, the source's own path kept when it has one) and record it as
+ * an Attachment whose `url` is that local path and `sourceUrl` the URL it came from.
  */
 
 export interface ImageImportOptions {
@@ -32,6 +34,8 @@ export interface ImageImportOptions {
   timeoutMs: number;
   /** Redirects followed at most. */
   maxRedirects: number;
+  /** Where downloaded image files are kept (CAL_UPLOADS_DIR); unset: in the database. */
+  uploadsDir?: string;
 }
 
 /** The policy when none is given: public addresses only (config: CAL_ALLOW_PRIVATE_IMAGE_URLS). */
@@ -62,9 +66,13 @@ export async function importImageFromUrl(ctx: Context, url: URL, field: string, 
   const source = url.href;
   const { body, contentType, finalUrl } = await download(url, field, opts);
   const image = inspectImage(body, contentType, field);
+  const local = uploadUrl(await storeUpload(ctx, wantedUploadPath(url, image.mimeType, ctx.now), body, image.mimeType));
+  // Another source URL gave the very same file (same path, same bytes): one attachment for both.
+  const same = await ctx.prisma.attachment.findUnique({ where: { url: local }, select: { id: true } });
+  if (same) return same.id;
   const data = {
     title: titleFromUrl(url) || titleFromUrl(finalUrl) || 'image',
-    url: source,
+    url: local,
     sourceUrl: source,
     mimeType: image.mimeType,
     width: image.width,

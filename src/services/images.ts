@@ -4,6 +4,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
 import { phpTrim } from '../domain/text.ts';
 import { importImageFromUrl } from './image-import.ts';
+import { UPLOADS_PREFIX } from './uploads.ts';
 
 /**
  * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).
@@ -36,8 +37,10 @@ export async function resolveImageRef(ctx: Context, value: string, field = 'imag
   if (!canUploadFiles(ctx.viewer)) {
     throw new ValidationError('You are not allowed to upload files.', field, 'UPLOAD_NOT_ALLOWED');
   }
+  // A file this service keeps, named by its absolute URL under CAL_SITE_URL: its site-relative path.
+  const own = ctx.settings.siteUrl && url.href.startsWith(ctx.settings.siteUrl + UPLOADS_PREFIX) ? url.href.slice(ctx.settings.siteUrl.length) : null;
   const known = await ctx.prisma.attachment.findFirst({
-    where: { OR: [{ url: url.href }, { sourceUrl: url.href }] },
+    where: { OR: [{ url: url.href }, { sourceUrl: url.href }, ...(own ? [{ url: own }] : [])] },
     select: { id: true },
   });
   if (known) return known.id;

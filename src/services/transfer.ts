@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
+import { parseSeriesRule } from '../domain/recurrence.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { requireViewer } from './authz.ts';
@@ -57,6 +58,32 @@ export interface EventRecord extends PostCommon {
   organizerIds: number[];
   categoryIds: number[];
   tagIds: number[];
+  /** A recurring series' rule and dates, event-local (export files); absent: left as they are. */
+  recurrenceRule?: string | null;
+  recurrenceStart?: Stamp | null;
+  recurrenceRdates?: Stamp[];
+  recurrenceExdates?: Stamp[];
+  materializedUntil?: Stamp | null;
+}
+
+/** An event's place in a recurring series (export files): its series, the slot the rule gave it, and its own dates. */
+export interface OccurrenceRecord {
+  seriesId: number;
+  recurrenceLocal: Stamp;
+  startLocal: Stamp;
+  endLocal: Stamp;
+  startUtc: Stamp;
+  endUtc: Stamp;
+  overridden: boolean;
+}
+
+export interface ApplicationPasswordRecord {
+  uuid: string;
+  name: string;
+  hash: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  lastIp: string | null;
 }
 
 export interface VenueRecord extends PostCommon {
@@ -111,6 +138,8 @@ export interface UserRecord {
   createdAt: string;
   /** Absent: the account cannot sign in until its password is reset. */
   passwordHash?: string;
+  /** Present in exports `--with-users`: replaces the account's application passwords. */
+  applicationPasswords?: ApplicationPasswordRecord[];
 }
 
 export type TransferKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
@@ -169,6 +198,7 @@ function eventData(r: EventRecord) {
   };
   if (dates.endUtc < dates.startUtc) throw new ValidationError('The event ends before it starts.', 'end_date', 'INVALID_DATE');
   return {
+    ...recurrenceData(r),
     ...commonData(r),
     title: r.title,
     ...dates,
@@ -185,6 +215,20 @@ function eventData(r: EventRecord) {
     sticky: r.sticky,
     featured: r.featured,
     parentId: r.parentId,
+  };
+}
+
+/** The series columns as given (a rule the calendar cannot expand is refused), or nothing when absent. */
+function recurrenceData(r: EventRecord) {
+  if (r.recurrenceRule === undefined) return {};
+  if (r.recurrenceRule !== null) parseSeriesRule(r.recurrenceRule, r.timezone);
+  const optional = (v: Stamp | null | undefined, field: string) => (v === null || v === undefined ? null : stampDate(v, field));
+  return {
+    recurrenceRule: r.recurrenceRule,
+    recurrenceStart: optional(r.recurrenceStart, 'recurrenceStart'),
+    recurrenceRdates: (r.recurrenceRdates ?? []).map((d) => stampDate(d, 'recurrenceRdates')),
+    recurrenceExdates: (r.recurrenceExdates ?? []).map((d) => stampDate(d, 'recurrenceExdates')),
+    materializedUntil: optional(r.materializedUntil, 'materializedUntil'),
   };
 }
 
@@ -436,6 +480,7 @@ export async function restoreUser(ctx: Context, preferredId: number | null, reco
   const existing = await ctx.prisma.user.findUnique({ where: { login: record.login }, select: { id: true } });
   if (existing) {
     await ctx.prisma.user.update({ where: { id: existing.id }, data: { ...data, ...(record.passwordHash ? { passwordHash: record.passwordHash } : {}) } });
+    await restoreApplicationPasswords(ctx, existing.id, record.applicationPasswords);
     return { id: existing.id, action: 'updated' };
   }
   const free = preferredId && !(await ctx.prisma.user.findUnique({ where: { id: preferredId }, select: { id: true } })) ? preferredId : null;
@@ -449,7 +494,45 @@ export async function restoreUser(ctx: Context, preferredId: number | null, reco
     select: { id: true },
   });
   if (free) await syncSequence(ctx, 'User');
+  await restoreApplicationPasswords(ctx, user.id, record.applicationPasswords);
   return { id: user.id, action: 'created' };
+}
+
+/** The account's application passwords become exactly these (same UUIDs, hashes and dates); absent: left alone. */
+async function restoreApplicationPasswords(ctx: Context, userId: number, apps: ApplicationPasswordRecord[] | undefined) {
+  if (!apps) return;
+  await ctx.prisma.applicationPassword.deleteMany({ where: { userId, uuid: { notIn: apps.map((a) => a.uuid) } } });
+  for (const a of apps) {
+    if (!a.hash) throw new ValidationError(`Application password ${a.uuid} has no hash.`, 'applicationPasswords', 'EMPTY');
+    const data = {
+      userId,
+      name: a.name,
+      hash: a.hash,
+      createdAt: new Date(a.createdAt),
+      lastUsedAt: a.lastUsedAt === null ? null : new Date(a.lastUsedAt),
+      lastIp: a.lastIp,
+    };
+    await ctx.prisma.applicationPassword.upsert({ where: { uuid: a.uuid }, create: { uuid: a.uuid, ...data }, update: data });
+  }
+}
+
+/** Restores an event's place in a recurring series (after the series exists): same slot, dates and override flag. */
+export async function restoreOccurrence(ctx: Context, eventId: number, seriesId: number, record: OccurrenceRecord): Promise<void> {
+  requireAdmin(ctx);
+  const series = await ctx.prisma.event.findUnique({ where: { id: seriesId }, select: { recurrenceRule: true, recurrenceRdates: true } });
+  if (!series || (series.recurrenceRule === null && !series.recurrenceRdates.length)) {
+    throw new ValidationError(`${seriesId} is not a recurring series.`, 'series', 'NOT_A_SERIES');
+  }
+  const data = {
+    seriesId,
+    recurrenceLocal: stampDate(record.recurrenceLocal, 'recurrenceLocal'),
+    startLocal: stampDate(record.startLocal, 'start_date'),
+    endLocal: stampDate(record.endLocal, 'end_date'),
+    startUtc: stampDate(record.startUtc, 'utc_start_date'),
+    endUtc: stampDate(record.endUtc, 'utc_end_date'),
+    overridden: record.overridden === true,
+  };
+  await ctx.prisma.eventOccurrence.upsert({ where: { eventId }, create: { eventId, ...data }, update: data });
 }
 
 /** Links a restored event to its parent event (after both exist). */

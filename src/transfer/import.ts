@@ -12,15 +12,18 @@ import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
 import { deleteTerm } from '../services/terms.ts';
+import { restoreUpload } from '../services/uploads.ts';
 import {
   createPosts,
   importImage,
   restoreAttachment,
   restoreEventParent,
+  restoreOccurrence,
   restorePost,
   restoreTerm,
   restoreUser,
   type EventRecord,
+  type OccurrenceRecord,
   type OrganizerRecord,
   type TermRecord,
   type TransferKind,
@@ -120,16 +123,33 @@ class Importer {
   }
 
   async init() {
+    await this.loadMappings();
+    await this.resolveOwner(true);
+  }
+
+  async loadMappings() {
     const rows = await this.ctx.prisma.transferMapping.findMany({ where: { source: this.sourceKey } });
     for (const r of rows) this.map.set(`${r.kind}:${r.sourceId}`, { localId: r.localId, hash: r.hash });
+  }
+
+  /**
+   * The account that receives records whose author is unknown here: `--author`/`--owner`, else the
+   * first administrator. `required`: none is an error (an import acts as it); else (a restore,
+   * whose file brings its own accounts) such records keep no author.
+   */
+  async resolveOwner(required: boolean) {
     const fallback = this.opts.author
       ? await this.ctx.prisma.user.findUnique({ where: { login: this.opts.author }, select: { id: true, login: true } })
       : await this.ctx.prisma.user.findFirst({ where: { role: 'ADMINISTRATOR' }, orderBy: { id: 'asc' }, select: { id: true, login: true } });
-    if (!fallback) throw new Error(this.opts.author ? `no local user has the login "${this.opts.author}"` : 'no local administrator to own the imported records; create one first');
+    if (!fallback) {
+      if (this.opts.author) throw new Error(`no user has the login "${this.opts.author}" here${required ? '' : ' or in the export'}`);
+      if (required) throw new Error('no local administrator to own the imported records; create one first (npm run cal -- user:create … --role administrator) or name one with --author');
+      return;
+    }
     this.defaultAuthor = fallback.id;
     this.summary.authors['*'] = fallback.login;
     // Image imports and the services act as that administrator.
-    this.ctx.viewer = { id: fallback.id, login: fallback.login, role: 'ADMINISTRATOR' };
+    if (required) this.ctx.viewer = { id: fallback.id, login: fallback.login, role: 'ADMINISTRATOR' };
   }
 
   local(kind: string, sourceId: number | null | undefined): number | null {
@@ -194,8 +214,10 @@ class Importer {
     return new Set(rows.map((r) => r.id));
   }
 
-  author(sourceId: number | null): number {
-    return (sourceId && this.users.get(sourceId)) || this.defaultAuthor;
+  /** The local author of a source user; a restore keeps "no author" as it is. */
+  author(sourceId: number | null): number | null {
+    if (sourceId === null && this.sourceKey === 'file') return null;
+    return (sourceId && this.users.get(sourceId)) || this.defaultAuthor || null;
   }
 
   /** Categories parents first (a parent not in the list is dropped). */
@@ -256,7 +278,9 @@ class Importer {
       const imageId = localImage !== undefined ? localImage : await this.image(kind, m);
       const record = { ...m.record };
       // The digest covers the source record (with its source references), so it is stable across runs.
-      const digested = { ...record, author: m.author, image: m.image?.url ?? null };
+      // An image that could not be imported this time marks the digest, so the run that imports it
+      // updates the record (else it would find the record "unchanged" and leave it without).
+      const digested = { ...record, author: m.author, image: m.image?.url ?? null, ...(m.image && imageId === null ? { imageMissing: true } : {}) };
       const build = () => {
         const local = { ...record, authorId: this.author(m.author), imageId };
         if (kind === 'events') {
@@ -486,13 +510,23 @@ async function mapUsers(ctx: Context, source: Source, imp: Importer) {
   }
 }
 
-/** Restores an export file (`cal -- export`): same IDs, slugs, dates and links when the database is empty. */
+/**
+ * Restores an export file (`cal -- export`): same IDs, slugs, dates, links, series, accounts and
+ * image files when the database is empty. The file brings its own accounts (first in it), so an
+ * empty database needs none: records go to their restored authors.
+ */
 export async function importFromFile(ctx: Context, opts: ImportOptions, progress: Progress): Promise<Summary> {
   const imp = new Importer(ctx, 'file', opts, progress);
-  await imp.init();
+  await imp.loadMappings();
+  let owner = false;
+  const resolveOwner = async () => {
+    if (!owner) await imp.resolveOwner(false);
+    owner = true;
+  };
   const lines = createInterface({ input: createReadStream(opts.file!, 'utf8'), crlfDelay: Infinity });
   const categories: Mapped<TermRecord>[] = [];
   const parents: { id: number; parent: number }[] = [];
+  const occurrences: { id: number; record: OccurrenceRecord }[] = [];
   for (const kind of KINDS) progress.start(kind, 0);
   let n = 0;
   for await (const line of lines) {
@@ -506,13 +540,19 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
       continue;
     }
     const { kind, id, ...record } = row;
+    // The accounts come first in an export: the owner is known once they are restored (or refused: stop).
+    if (kind !== 'meta' && kind !== 'user') await resolveOwner();
     try {
       if (kind === 'meta') continue;
       if (kind === 'user') {
+        if (opts.dryRun) continue;
         const w = await restoreUser(ctx, id, record);
         imp.setUser(id, w.id, record.login);
+      } else if (kind === 'upload') {
+        if (!opts.dryRun) await restoreUpload(ctx, record);
       } else if (kind === 'attachment') {
-        const w = await restoreAttachment(ctx, imp.local('image', id), id, { ...record, authorId: record.authorId === null ? null : imp.author(record.authorId) });
+        if (opts.dryRun) continue;
+        const w = await restoreAttachment(ctx, imp.local('image', id), id, { ...record, authorId: imp.author(record.authorId) });
         await ctx.prisma.transferMapping.upsert({
           where: { source_kind_sourceId: { source: 'file', kind: 'image', sourceId: id } },
           create: { source: 'file', kind: 'image', sourceId: id, localId: w.id, hash: '' },
@@ -525,8 +565,9 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
       } else if (kind === 'venue' || kind === 'organizer' || kind === 'event') {
         if (categories.length) await imp.terms('categories', categories.splice(0));
         const plural = `${kind}s` as 'events';
+        const { authorId, imageId, occurrence, ...rest } = record;
         if (kind === 'event' && record.parentId) parents.push({ id, parent: record.parentId });
-        const { authorId, imageId, ...rest } = record;
+        if (kind === 'event' && occurrence) occurrences.push({ id, record: occurrence });
         const image = imageId ? imp.local('image', imageId) : null;
         await imp.posts(plural, [{ m: { sourceId: id, author: authorId, image: null, record: kind === 'event' ? { ...rest, parentId: null, imageId } : { ...rest, imageId } }, localImage: image }]);
       } else {
@@ -536,10 +577,23 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
       imp.fail(kind, id ?? null, error);
     }
   }
+  await resolveOwner();
   if (categories.length) await imp.terms('categories', categories);
+  // Parents and series once every event exists (an occurrence may precede its series in ID order).
   for (const p of parents) {
     const local = imp.local('event', p.id);
     if (local && !opts.dryRun) await restoreEventParent(ctx, local, imp.local('event', p.parent));
+  }
+  for (const o of occurrences) {
+    const local = imp.local('event', o.id);
+    const series = imp.local('event', o.record.seriesId);
+    if (!local || opts.dryRun) continue;
+    try {
+      if (!series) throw new Error(`its series ${o.record.seriesId} was not restored`);
+      await restoreOccurrence(ctx, local, series, o.record);
+    } catch (error) {
+      imp.fail('events', o.id, error);
+    }
   }
   progress.stop();
   return imp.finish();

@@ -529,9 +529,13 @@ describe('escaping helpers', () => {
     ],
   });
   it('image: false or the §4.2.3 object', () => {
-    expect(presentImage(null)).toBe(false);
-    expect(presentImage({ databaseId: 7, url: 'https://h/a.jpg', extension: 'jpg', width: 1200, height: 800, filesize: 5, sizes: {}, mimeType: 'image/jpeg' })).toEqual({
+    expect(presentImage(null, 'http://site')).toBe(false);
+    expect(presentImage({ databaseId: 7, url: 'https://h/a.jpg', extension: 'jpg', width: 1200, height: 800, filesize: 5, sizes: {}, mimeType: 'image/jpeg' }, 'http://site')).toEqual({
       url: 'https://h/a.jpg', id: 7, extension: 'jpg', width: 1200, height: 800, filesize: 5,
+    });
+    // A file this service keeps: its site-relative path, absolute under the site.
+    expect(presentImage({ databaseId: 8, url: '/wp-content/uploads/2026/11/a.png', extension: 'png', width: 4, height: 4, filesize: 5, sizes: null, mimeType: 'image/png' }, 'http://site')).toMatchObject({
+      url: 'http://site/wp-content/uploads/2026/11/a.png',
     });
   });
 });

@@ -220,8 +220,9 @@ describe('importImageFromUrl: success', () => {
     const url = `${base}/photos/sunset.png`;
     const id = await importUrl(url);
     const attachment = await db.prisma.attachment.findUniqueOrThrow({ where: { id } });
+    // The file is kept here (issue 22): served under /wp-content/uploads/, dated as WordPress files uploads.
     expect(attachment).toMatchObject({
-      url,
+      url: expect.stringMatching(/^\/wp-content\/uploads\/\d{4}\/\d{2}\/sunset\.png$/),
       sourceUrl: url,
       mimeType: 'image/png',
       width: 3,
@@ -231,6 +232,9 @@ describe('importImageFromUrl: success', () => {
       authorId: ctx.viewer!.id,
     });
     expect(await db.prisma.post.findUnique({ where: { id } })).toMatchObject({ type: 'ATTACHMENT' });
+    const stored = await db.prisma.upload.findUniqueOrThrow({ where: { path: attachment.url.replace('/wp-content/uploads/', '') } });
+    expect(Buffer.from(stored.bytes!).equals(PNG)).toBe(true);
+    expect(stored).toMatchObject({ mimeType: 'image/png', size: PNG.length });
   });
 
   it('trusts the bytes over the Content-Type (octet-stream JPEG, PNG labelled JPEG); decodes the title', async () => {

@@ -73,8 +73,9 @@ beforeAll(async () => {
   ids.broken = await post('events', { title: 'Broken picture', start_date: '2026-05-02 10:00', end_date: '2026-05-02 12:00', image: `${imageBase}/broken.png`, venue: ids.park, tags: [ids.tag] });
   ids.leaving = await post('events', { title: 'Leaving soon', start_date: '2026-05-03 10:00', end_date: '2026-05-03 12:00', organizer: [ids.ann] });
   ids.plain = await post('events', { title: 'Plain', start_date: '2026-05-04 10:00', end_date: '2026-05-04 12:00', status: 'draft' });
-  // The source has the image; by the time of the import its URL is dead.
+  // The source had the image and serves it itself (issue 22); by the time of the import its file is lost.
   gone.add('/broken.png');
+  expect((await source.db.prisma.upload.deleteMany({ where: { path: { endsWith: '/broken.png' } } })).count).toBe(1);
 }, 120_000);
 afterAll(async () => {
   images?.closeAllConnections();
@@ -106,12 +107,15 @@ describe('import: images, --prune, --dry-run', { timeout: 180_000 }, () => {
       expect(summary.kinds.events).toMatchObject({ created: 4, failed: 0 });
       expect(summary.kinds.venues).toMatchObject({ created: 2, failed: 0 });
       expect(summary.images).toEqual({ imported: 2, failed: 1 });
-      expect(summary.failures).toEqual([{ kind: 'event image', id: ids.broken, reason: expect.stringContaining(`${imageBase}/broken.png`) }]);
+      expect(summary.failures).toEqual([{ kind: 'event image', id: ids.broken, reason: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/wp-content\/uploads\/\d{4}\/\d{2}\/broken\.png: /) }]);
 
+      // Both services keep their copy, at the same path under their own URL.
       const pictured = (await target.api(`/events/${ids.pictured}`, { as: 'admin' })).body;
       const there = (await source.api(`/events/${ids.pictured}`, { as: 'admin' })).body;
-      expect(pictured.image).toMatchObject({ url: there.image.url, id: there.image.id, width: 4, height: 4 });
-      expect((await target.api(`/venues/${ids.hall}`, { as: 'admin' })).body.image).toMatchObject({ url: `${imageBase}/hall.png`, width: 4 });
+      expect(there.image.url).toMatch(new RegExp(`^${source.base}/wp-content/uploads/\\d{4}/\\d{2}/pictured\\.png$`));
+      expect(pictured.image).toMatchObject({ url: there.image.url.replace(source.base, target.base), id: there.image.id, width: 4, height: 4 });
+      expect(Buffer.from(await (await fetch(pictured.image.url)).arrayBuffer()).equals(PNG)).toBe(true);
+      expect((await target.api(`/venues/${ids.hall}`, { as: 'admin' })).body.image).toMatchObject({ url: expect.stringMatching(new RegExp(`^${target.base}/wp-content/uploads/\\d{4}/\\d{2}/hall\\.png$`)), width: 4 });
       const broken = (await target.api(`/events/${ids.broken}`, { as: 'admin' })).body;
       expect(broken.title).toBe('Broken picture');
       expect(broken.image).toBe(false);

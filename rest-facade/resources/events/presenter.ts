@@ -11,7 +11,7 @@ import type { WpResponse } from '../../wp/types.ts';
 import { DATE_BOUND_NAMES, type DateBoundValues } from '../../../src/domain/date-window.ts';
 import { wireName } from '../params.ts';
 import { escapeHtml } from '../../../src/domain/text.ts';
-import { ZERO_DATE, dateDetails, globalId, nsUrl, postUrl, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
+import { ZERO_DATE, dateDetails, globalId, nsUrl, postUrl, siteRoot, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 
 export interface EventPresentSettings {
   /** Site default currency code (TEC option, `USD`): JSON-LD `priceCurrency` fallback. */
@@ -76,7 +76,7 @@ export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: Even
     description: node.description,
     excerpt: node.excerpt,
     slug: node.slug ?? '',
-    image: presentImage(node.image),
+    image: presentImage(node.image, siteRoot(urls)),
     all_day: node.allDay,
     start_date: node.startDate,
     start_date_details: dateDetails(node.startDate),
@@ -115,9 +115,10 @@ export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: Even
       // `?post_type=…&p=ID` link that slash arrives escaped, then once more plain (sample
       // GET_events_id_trashed_authenticated: `…&p=9%2F/`).
       url: url.includes('?') ? `${url}%2F/` : url,
+      site: siteRoot(urls),
       currencyCode: opts.settings?.currencyCode ?? opts.currencyCode ?? DEFAULT_CURRENCY_CODE,
-      location: venue && !isLocked(venue) ? venueJsonLd(venue) : null,
-      organizer: organizer && !isLocked(organizer) ? organizerJsonLd(organizer) : null,
+      location: venue && !isLocked(venue) ? venueJsonLd(venue, siteRoot(urls)) : null,
+      organizer: organizer && !isLocked(organizer) ? organizerJsonLd(organizer, siteRoot(urls)) : null,
     });
   }
   return locked ? redact(out) : out;

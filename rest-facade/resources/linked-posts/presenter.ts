@@ -4,7 +4,7 @@ import { defaultLock, redact, type LockCheck } from '../../presenters/redact.ts'
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
 import type { RestOrganizerFragment, RestVenueFragment } from '../../generated/operations.ts';
 import type { WpResponse } from '../../wp/types.ts';
-import { ZERO_DATE, globalId, isEmptyValue, postUrl, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
+import { ZERO_DATE, globalId, isEmptyValue, postUrl, siteRoot, wpStatus, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 
 /** A venue or an organizer, as the operations select them. */
 export type LinkedPostFragment = RestVenueFragment | RestOrganizerFragment;
@@ -52,7 +52,7 @@ export function presentLinkedPost(node: LinkedPostFragment, urls: RestUrls, opts
     ['description', node.description],
     ['excerpt', node.excerpt],
     ['slug', node.slug ?? ''],
-    ['image', presentImage(node.image)],
+    ['image', presentImage(node.image, siteRoot(urls))],
     ...shape.members(opts.jsonLd === true && !locked),
     ['global_id', gid],
     ['global_id_lineage', [gid]],

@@ -1,7 +1,7 @@
 /** Venue representation (§4.3). */
 import { venueJsonLd } from '../../presenters/json-ld.ts';
 import type { RestVenueFragment } from '../../generated/operations.ts';
-import type { JsonObject, RestUrls } from '../../presenters/util.ts';
+import { siteRoot, type JsonObject, type RestUrls } from '../../presenters/util.ts';
 import { presentLinkedPost, type LinkedPostPresentOptions } from '../linked-posts/presenter.ts';
 
 /**
@@ -24,7 +24,7 @@ export function presentVenue(node: RestVenueFragment, urls: RestUrls, opts: Link
       ['stateprovince', node.stateprovince],
       ['geo_lat', node.latitude ?? null],
       ['geo_lng', node.longitude ?? null],
-      ['json_ld', withJsonLd ? venueJsonLd(node) : null],
+      ['json_ld', withJsonLd ? venueJsonLd(node, siteRoot(urls)) : null],
       ['show_map', node.showMap],
       ['show_map_link', node.showMapLink],
     ],
