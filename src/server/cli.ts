@@ -7,7 +7,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
-import { ConfigError, defaultSiteSettings, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { createContext, type Context, type Viewer } from '../context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
@@ -25,6 +25,7 @@ import {
   USER_ROLES,
 } from '../services/users.ts';
 import { exportAll } from '../transfer/export.ts';
+import { importFromIcs } from '../transfer/ics-import.ts';
 import { importFromFile, importFromSource, KINDS, type Summary } from '../transfer/import.ts';
 import { createProgress } from '../transfer/progress.ts';
 
@@ -54,6 +55,9 @@ Commands:
   import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json] [--concurrency N]
                                        from a REST root: …/wp-json/tribe/events/v1 or …/wp-json/cal/events/v1
   import --file F [--dry-run] [--json]  restore an export
+  import --ics URL|FILE [--category SLUG] [--author LOGIN] [--login L --password P] [--prune] [--dry-run] [--json]
+                                       an iCalendar feed (Google, Outlook, Nextcloud, cal-events' /events.ics;
+                                       http, https or webcal): events, series and overrides, kept by UID
   export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default)
 
 Roles: ${USER_ROLES.map((r) => r.toLowerCase()).join(', ')} (any case).
@@ -224,10 +228,11 @@ function printSummary(summary: Summary, v: Values, io: Io) {
 
 Object.assign(commands, {
   import: {
-    options: { from: str, file: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
+    options: { from: str, file: str, ics: str, category: str, login: str, password: str, author: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
     required: [],
     async run(ctx, v, io) {
-      if (!v.from === !v.file) throw new UsageError('give --from URL or --file F');
+      if ([v.from, v.file, v.ics].filter((x) => x !== undefined).length !== 1) throw new UsageError('give --from URL, --file F or --ics URL|FILE');
+      if (v.category !== undefined && v.ics === undefined) throw new UsageError('--category goes with --ics');
       if ((v.login === undefined) !== (v.password === undefined)) throw new UsageError('--login and --password go together');
       if (v.from) {
         try {
@@ -250,7 +255,11 @@ Object.assign(commands, {
         prune: v.prune === true,
         dryRun: v['dry-run'] === true,
       };
-      const summary = opts.from ? await importFromSource(ctx, opts, progress) : await importFromFile(ctx, opts, progress);
+      const summary = v.ics
+        ? await importFromIcs(ctx, { ...opts, ics: v.ics as string, category: v.category as string | undefined }, progress)
+        : opts.from
+          ? await importFromSource(ctx, opts, progress)
+          : await importFromFile(ctx, opts, progress);
       printSummary(summary, v, io);
     },
   },
@@ -310,10 +319,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
-    const { imageImport } = loadConfig(io.env);
+    const { imageImport, site } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
-    const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER, imageImport });
+    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport });
     try {
       await parsed.command.run(ctx, parsed.values, io, db);
     } finally {

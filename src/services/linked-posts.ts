@@ -143,6 +143,20 @@ async function sameNameIds(ctx: Context, kind: LinkedKind, name: string, descrip
 }
 
 /**
+ * The record `createLinkedPost` reuses for this name (and description, when one is given): the
+ * first non-trashed one the caller may read; null when there is none.
+ */
+export async function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string, description: string | null) {
+  const candidates = await sameNameIds(ctx, kind, name.trim(), description);
+  if (!candidates.length) return null;
+  return linkedPostTable(ctx, kind).findFirst({
+    where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
+    select: { id: true, status: true, authorId: true },
+    orderBy: { id: 'asc' },
+  });
+}
+
+/**
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
  */
@@ -153,14 +167,7 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   const name = input.name!.trim();
   // Only a record the caller may read is reused (and only one they may edit is written to), so
   // reuse neither reveals nor alters others' drafts.
-  const candidates = await sameNameIds(ctx, kind, name, input.description || null);
-  const duplicate = candidates.length
-    ? await linkedPostTable(ctx, kind).findFirst({
-        where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
-        select: { id: true, status: true, authorId: true },
-        orderBy: { id: 'asc' },
-      })
-    : null;
+  const duplicate = await reusableLinkedPost(ctx, kind, name, input.description || null);
   if (duplicate) {
     if (!canEdit(viewer, duplicate)) return duplicate.id;
     const { name: _same, ...rest } = input;
