@@ -171,7 +171,7 @@ function readEntry(uid: string, master: ICAL.Component, overrides: ICAL.Componen
     venue: lines.length ? { name: lines[0], address: lines.slice(1).join(', '), latitude: geo?.[0] ?? null, longitude: geo?.[1] ?? null } : null,
     organizer: name ? { name, email } : null,
     categories: [...new Set(master.getAllProperties('categories').flatMap((p) => p.getValues().map((v) => String(v).trim())).filter(Boolean))],
-    recurrence: recurrence && { ...recurrence, exdates: [...new Set(recurrence.exdates)] },
+    recurrence: recurrence && { ...recurrence, exdates: [...new Set(recurrence.exdates)].sort(), rdates: [...new Set(recurrence.rdates)].sort() },
     overrides: edited,
   };
 }

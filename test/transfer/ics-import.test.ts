@@ -189,6 +189,29 @@ describe('--ics with hand-written feeds', { timeout: 180_000 }, () => {
     expect(counts(again)).toEqual({ created: 0, updated: 0, unchanged: 7, skipped: 1, failed: 0 });
   });
 
+  it('updates a series changed in the feed: fields, a new exclusion, the override; the occurrences follow', async () => {
+    const file = path.join(dir, 'changing.ics');
+    const original = await readFile(path.join(FIXTURES, 'google.ics'), 'utf8');
+    await writeFile(file, original);
+    expect(counts(await importIcs({ ics: file }))).toMatchObject({ created: 7 });
+    await writeFile(
+      file,
+      original
+        .replace('SUMMARY:Tuesday Jazz\r\nLOCATION', 'SUMMARY:Tuesday Jazz Club\r\nLOCATION')
+        .replace('EXDATE;TZID=America/New_York:20270316T190000', 'EXDATE;TZID=America/New_York:20270316T190000,20270406T190000')
+        .replace('SUMMARY:Jazz: guest night', 'SUMMARY:Jazz: guest night (sold out)'),
+    );
+    const changed = await importIcs({ ics: file });
+    expect(changed.failures).toEqual([]);
+    expect(counts(changed)).toEqual({ created: 0, updated: 1, unchanged: 6, skipped: 1, failed: 0 });
+    const series = await seriesOf(target, 'Tuesday Jazz Club');
+    expect(series.recurrence).toMatchObject({ start: '2027-03-02 19:00:00', exdates: ['2027-03-16 19:00:00', '2027-03-30 19:00:00', '2027-04-06 19:00:00'] });
+    expect(series.overrides).toEqual([{ title: 'Jazz: guest night (sold out)', startDate: '2027-03-23 20:30:00', endDate: '2027-03-23 23:00:00' }]);
+    const club = (await eventsOf(target, `${ALL}&search=Jazz`)).filter((e: { title: string }) => e.title === 'Tuesday Jazz Club');
+    expect(club.map((e: { start: string }) => e.start)).toEqual(['2027-03-02 19:00:00', '2027-03-09 19:00:00', '2027-03-20 15:00:00', '2027-04-13 19:00:00']);
+    expect(counts(await importIcs({ ics: file }))).toEqual({ created: 0, updated: 0, unchanged: 7, skipped: 1, failed: 0 });
+  });
+
   it('maps Outlook’s Windows zone names and derives a custom VTIMEZONE’s zone from its offsets; X-ALT-DESC is the HTML description', async () => {
     const summary = await importIcs({ ics: path.join(FIXTURES, 'outlook.ics') });
     expect(summary.failures).toEqual([]);
