@@ -82,8 +82,9 @@ export class Source {
   }
 
   /** GET with the same retries, answering the body as text (an iCalendar feed: src/transfer/ics-source.ts). */
-  text(url: string, accept: string): Promise<SourceResponse & { body: string }> {
-    return this.request(url, undefined, accept) as Promise<SourceResponse & { body: string }>;
+  async text(url: string, accept: string): Promise<SourceResponse & { body: string }> {
+    const res = await this.request(url, undefined, accept);
+    return { ...res, body: typeof res.body === 'string' ? res.body : '' };
   }
 
   /** A GraphQL query to a cal-events source's `/graphql` (next to its `wp-json`). */
