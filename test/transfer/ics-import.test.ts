@@ -31,9 +31,22 @@ const counts = (s: Summary) => s.kinds.events;
 
 const ALL = 'start_date=2026-01-01&end_date=2028-12-31&per_page=50';
 
+/**
+ * A request on a kept-alive connection the server closed while this process was busy importing
+ * (both servers run in this process) fails once with `fetch failed`: ask again on a new one.
+ */
+async function retried<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if ((error as Error).message !== 'fetch failed') throw error;
+    return ask();
+  }
+}
+
 /** What a person sees of the events: the REST list, without IDs, links, slugs and dates of writing. */
 async function eventsOf(s: TestServer, query = ALL) {
-  const r = await s.api(`/events?${query}`, { as: 'admin' });
+  const r = await retried(() => s.api(`/events?${query}`, { as: 'admin' }));
   expect(r.status, r.text).toBe(200);
   return r.body.events.map((e: any) => ({
     title: e.title,
@@ -49,12 +62,12 @@ async function eventsOf(s: TestServer, query = ALL) {
 }
 
 async function seriesOf(s: TestServer, title: string) {
-  const r = await s.graphql(
+  const r = await retried(() => s.graphql(
     `query($search: String) { events(filter: { search: $search, occurrences: SERIES, startDate: "2026-01-01", endDate: "2028-12-31" }) {
       nodes { title startDate timezone recurrence { rule start exdates rdates } overrides { title startDate endDate } } } }`,
     { search: title },
     'admin',
-  );
+  ));
   expect(r.errors).toBeUndefined();
   return r.data.events.nodes.find((n: { title: string }) => n.title === title);
 }
@@ -136,7 +149,7 @@ describe('--ics with the feeds cal-events exports', { timeout: 180_000 }, () => 
         .split('\r\n')
         .filter((l) => !/^(UID|URL|DTSTAMP|CREATED|LAST-MODIFIED|SEQUENCE|X-WR-CALNAME|NAME|PRODID)[:;]/.test(l))
         .join('\n');
-    const feedOf = async (s: TestServer) => strip((await s.request('/events.ics?start_date=2026-01-01&end_date=2028-12-31')).text);
+    const feedOf = async (s: TestServer) => strip((await retried(() => s.request('/events.ics?start_date=2026-01-01&end_date=2028-12-31'))).text);
     expect(await feedOf(target)).toEqual(await feedOf(source));
   });
 });
@@ -170,7 +183,7 @@ describe('--ics with hand-written feeds', { timeout: 180_000 }, () => {
     expect(one('With a duration')).toMatchObject({ start: '2027-01-15 09:00:00', end: '2027-01-15 10:30:00', timezone: 'Europe/Berlin' });
     expect(one('No end at all')).toMatchObject({ start: '2027-01-16 09:00:00', end: '2027-01-16 09:00:00' });
     expect(one('Called off')).toBeUndefined();
-    const described = await target.api(`/events?search=Floating`, { as: 'admin' });
+    const described = await retried(() => target.api(`/events?search=Floating`, { as: 'admin' }));
     expect(described.body.events[0].description).toContain('second line with &lt;b&gt;angle&lt;/b&gt; &amp; ampersand');
 
     const series = await seriesOf(target, 'Tuesday Jazz');
@@ -216,7 +229,7 @@ describe('--ics with hand-written feeds', { timeout: 180_000 }, () => {
     const summary = await importIcs({ ics: path.join(FIXTURES, 'outlook.ics') });
     expect(summary.failures).toEqual([]);
     expect(counts(summary)).toMatchObject({ created: 2, failed: 0 });
-    const r = await target.api('/events?search=Quarterly&start_date=2027-01-01', { as: 'admin' });
+    const r = await retried(() => target.api('/events?search=Quarterly&start_date=2027-01-01', { as: 'admin' }));
     expect(r.body.events[0]).toMatchObject({ timezone: 'Europe/Berlin', start_date: '2027-06-15 14:00:00', utc_start_date: '2027-06-15 12:00:00' });
     expect(r.body.events[0].description).toContain('<b>numbers</b>');
     expect(r.body.events[0].organizer[0]).toMatchObject({ organizer: 'Max Mustermann', email: 'max@example.org' });
