@@ -7,7 +7,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
-import { ConfigError, defaultSiteSettings, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { createContext, type Context, type Viewer } from '../context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
@@ -25,6 +25,7 @@ import {
   USER_ROLES,
 } from '../services/users.ts';
 import { exportAll } from '../transfer/export.ts';
+import { importFromIcs } from '../transfer/ics-import.ts';
 import { importFromFile, importFromSource, KINDS, type Summary } from '../transfer/import.ts';
 import { createProgress } from '../transfer/progress.ts';
 
@@ -60,6 +61,9 @@ Commands:
                                        applied, accounts restored from the file first); --owner:
                                        the account (here or in the file) that gets records whose
                                        author is not in the file (default: the first administrator)
+  import --ics URL|FILE [--category SLUG] [--author LOGIN] [--login L --password P] [--prune] [--dry-run] [--json]
+                                       an iCalendar feed (Google, Outlook, Nextcloud, cal-events' /events.ics;
+                                       http, https or webcal): events, series and overrides, kept by UID
   export [--out F] [--with-users]      the whole calendar as JSON lines (stdout by default): series,
                                        image files, users; --with-users adds their password and
                                        application-password hashes (without: no one can sign in
@@ -233,10 +237,11 @@ function printSummary(summary: Summary, v: Values, io: Io) {
 
 Object.assign(commands, {
   import: {
-    options: { from: str, file: str, login: str, password: str, author: str, owner: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
+    options: { from: str, file: str, ics: str, category: str, login: str, password: str, author: str, owner: str, prune: flag, 'dry-run': flag, json: flag, concurrency: str },
     required: [],
     async run(ctx, v, io) {
-      if (!v.from === !v.file) throw new UsageError('give --from URL or --file F');
+      if ([v.from, v.file, v.ics].filter((x) => x !== undefined).length !== 1) throw new UsageError('give --from URL, --file F or --ics URL|FILE');
+      if (v.category !== undefined && v.ics === undefined) throw new UsageError('--category goes with --ics');
       if ((v.login === undefined) !== (v.password === undefined)) throw new UsageError('--login and --password go together');
       if (v.owner !== undefined && !v.file) throw new UsageError('--owner goes with --file (an import from a site takes --author)');
       if (v.from) {
@@ -262,7 +267,11 @@ Object.assign(commands, {
       };
       let summary: Summary;
       try {
-        summary = opts.from ? await importFromSource(ctx, opts, progress) : await importFromFile(ctx, opts, progress);
+        summary = v.ics
+          ? await importFromIcs(ctx, { ...opts, ics: v.ics as string, category: v.category as string | undefined }, progress)
+          : opts.from
+            ? await importFromSource(ctx, opts, progress)
+            : await importFromFile(ctx, opts, progress);
       } finally {
         // On a terminal the bars redraw on a timer: stopped, they release the process and end their
         // line, so a failure is printed on a line of its own.
@@ -327,10 +336,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
-    const { imageImport } = loadConfig(io.env);
+    const { imageImport, site } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
-    const ctx = createContext({ prisma: db.prisma, settings: defaultSiteSettings, viewer: CLI_VIEWER, imageImport });
+    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport });
     try {
       await parsed.command.run(ctx, parsed.values, io, db);
     } finally {

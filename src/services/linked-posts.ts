@@ -153,6 +153,11 @@ async function reusable(ctx: Context, db: TransactionClient, kind: LinkedKind, n
   });
 }
 
+/** The record `createLinkedPost` would reuse for this name (and description), or null (the iCal import's venue lookup). */
+export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string, description: string | null): Promise<Row | null> {
+  return reusable(ctx, ctx.prisma, kind, name.trim(), description);
+}
+
 /**
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).

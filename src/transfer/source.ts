@@ -107,6 +107,12 @@ export class Source {
     return this.request(url);
   }
 
+  /** GET with the same retries, answering the body as text (an iCalendar feed: src/transfer/ics-source.ts). */
+  async text(url: string, accept: string): Promise<SourceResponse & { body: string }> {
+    const res = await this.request(url, undefined, accept);
+    return { ...res, body: typeof res.body === 'string' ? res.body : '' };
+  }
+
   /** A GraphQL query to a cal-events source's `/graphql` (next to its `wp-json`). */
   graphql(query: string): Promise<SourceResponse> {
     return this.request(this.apiBase.replace(/\/wp-json$|\/?(?:index\.php)?\?rest_route=$/, '') + '/graphql', { query });
@@ -123,16 +129,17 @@ export class Source {
   /** Time spent in requests (overlapping ones counted each). */
   requestMs = 0;
 
-  private async request(url: string, json?: unknown): Promise<SourceResponse> {
+  private async request(url: string, json?: unknown, text?: string): Promise<SourceResponse> {
     const started = performance.now();
     try {
-      return await this.attempt(url, json);
+      return await this.attempt(url, json, text);
     } finally {
       this.requestMs += performance.now() - started;
     }
   }
 
-  private async attempt(url: string, json?: unknown): Promise<SourceResponse> {
+  /** `text`: the Accept header of a request answered as text rather than JSON. */
+  private async attempt(url: string, json?: unknown, text?: string): Promise<SourceResponse> {
     let last = '';
     let staleRetried = false;
     for (let attempt = 1; ; attempt++) {
@@ -142,17 +149,18 @@ export class Source {
           method: json === undefined ? 'GET' : 'POST',
           body: json === undefined ? undefined : JSON.stringify(json),
           headers: {
-            Accept: 'application/json',
+            Accept: text ?? 'application/json',
             ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
             ...(this.auth ? { Authorization: this.auth } : {}),
           },
           signal: AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs), this.closing.signal]),
         });
         if (res.status !== 429 && res.status < 500) {
-          const text = await res.text();
+          const raw = await res.text();
+          if (text !== undefined) return { status: res.status, headers: res.headers, body: raw };
           let body: unknown;
           try {
-            body = text ? JSON.parse(text) : null;
+            body = raw ? JSON.parse(raw) : null;
           } catch {
             throw new SourceError(`${url}: answered ${res.status} with a body that is not JSON`);
           }
