@@ -16,6 +16,7 @@ import { graphiqlAssets } from './graphiql.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 import { httpCaching } from './http-cache.ts';
+import { graphqlWebSockets } from './graphql-ws.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -149,5 +150,7 @@ export function buildApp({
   const rest = createRestDispatch({ executor, config, logger, now });
   app.use(createWebRouter({ rest, executor, config, now }));
   app.use(createRestMiddleware(rest));
-  return { app, yoga, executor, cache, changes: bus };
+  // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
+  const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
+  return { app, yoga, executor, cache, changes: bus, websockets };
 }

@@ -8,6 +8,8 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type {
   ASTVisitor,
   DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
   FieldNode,
   FragmentDefinitionNode,
   GraphQLSchema,
@@ -165,17 +167,17 @@ function noIntrospection(context: ValidationContext): ASTVisitor {
 }
 
 function costLimitPlugin(limits: GraphQLLimits): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      if (internal(args.contextValue)) return;
-      const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, limits.defaultListSize);
-      if (cost > limits.maxCost) {
-        setResultAndStopExecution({
-          errors: [limitError(`Query cost limit of ${limits.maxCost} exceeded, found ${cost}. Ask for fewer items or fields.`, 'COST_LIMIT_EXCEEDED')],
-        });
-      }
-    },
+  // Queries and mutations (onExecute) and subscriptions (onSubscribe, over SSE and WebSocket) alike.
+  const check = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+    if (internal(args.contextValue)) return;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, limits.defaultListSize);
+    if (cost > limits.maxCost) {
+      setResultAndStopExecution({
+        errors: [limitError(`Query cost limit of ${limits.maxCost} exceeded, found ${cost}. Ask for fewer items or fields.`, 'COST_LIMIT_EXCEEDED')],
+      });
+    }
   };
+  return { onExecute: check, onSubscribe: check };
 }
 
 /** Arguments that say how many items a list field returns. */
