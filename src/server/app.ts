@@ -51,7 +51,7 @@ export function buildApp({
     onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
   });
   const bus = cache.attach(changes ?? processChangeBus);
-  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache });
+  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache, trustedDocuments: config.trustedDocuments });
   const executor = createExecutor(yoga);
 
   app.use(async (ctx, next) => {

@@ -10,6 +10,8 @@ import type { ChangeBus } from '../services/changes.ts';
 import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import type { GraphQLServer } from './yoga.ts';
+import { isTrustedDocument } from './persisted-operations.ts';
+import { createGraphQLError } from 'graphql-yoga';
 
 /** What one connection keeps: its caller, authenticated once when the connection opens. */
 type ConnectionExtra = {
@@ -83,11 +85,20 @@ export function graphqlWebSockets(opts: { yoga: GraphQLServer; db: Database; con
           imageImport: config.imageImport,
           editContext: true,
         });
+        // Trusted documents: an anonymous caller runs only the manifest's operations, by ID or by their very text.
+        let query = payload.query;
+        if (config.trustedDocuments && !cal.viewer) {
+          const trusted = isTrustedDocument(config.trustedDocuments, query, payload.extensions);
+          if (trusted === null) {
+            return [createGraphQLError('Only trusted operations may be run without signing in.', { extensions: { code: 'PERSISTED_QUERY_ONLY' } })];
+          }
+          query = trusted;
+        }
         const chain = yoga.getEnveloped({ cal });
         // Parse and validation refusals (syntax, unknown fields, Armor's limits, which throw) are the client's: sent as errors.
         let document;
         try {
-          document = chain.parse(payload.query);
+          document = chain.parse(query);
           const errors = chain.validate(chain.schema, document);
           if (errors.length) return errors;
         } catch (e) {
