@@ -4,6 +4,8 @@ import type { Context } from '../context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
+import { graphiqlExamples } from './graphiql-examples.ts';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { persistedOperationPlugins, type TrustedDocuments } from './persisted-operations.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -49,13 +51,15 @@ export function createGraphQLServer(
     // Persisted operations first: they turn a hash into the document the other plugins check.
     plugins: [
       ...persistedOperationPlugins(opts.trustedDocuments ?? null),
+      // @defer / @stream, answered as multipart/mixed (or SSE); the limits below still apply to the whole document.
+      useDeferStream(),
       ...graphqlLimitPlugins(opts.limits),
       ...csrfPlugins(),
       ...(opts.cache?.enabled ? [opts.cache.plugin()] : []),
     ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'cal-events GraphQL' },
+    graphiql: { title: 'cal-events GraphQL', ...graphiqlExamples },
     renderGraphiQL, // assets served by this service (src/server/graphiql.ts), never a CDN
     landingPage: false,
     // Anything that is not a typed domain error is masked: clients never see internals.
