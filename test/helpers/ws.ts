@@ -29,7 +29,7 @@ export interface WsSubscription {
   close(): void;
 }
 
-/** Subscribes and collects the payloads; `acknowledged` resolves once the server accepted the connection. */
+/** Subscribes and collects the payloads. */
 export function subscribeWs(client: Client, query: string, variables?: Record<string, unknown>): WsSubscription {
   const received: any[] = [];
   let taken = 0;
@@ -73,20 +73,4 @@ export function subscribeWs(client: Client, query: string, variables?: Record<st
     },
     close: dispose,
   };
-}
-
-/** Waits until the client's socket is connected and acknowledged (so no change is published before a subscription listens). */
-export function connected(client: Client): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const offOk = client.on('connected', () => {
-      offOk();
-      offErr();
-      resolve();
-    });
-    const offErr = client.on('closed', (e) => {
-      offOk();
-      offErr();
-      reject(e);
-    });
-  });
 }
