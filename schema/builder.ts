@@ -5,7 +5,6 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver } from 'graphql-scalars';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
-import { loadNodes } from './node-loader.ts';
 import type { Context } from '../src/context.ts';
 import type { PageNumbers } from './pagination.ts';
 
@@ -34,10 +33,9 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     // Every connection also lists its records directly (`nodes`), next to Relay's `edges`.
     nodesOnConnection: true,
-    // Nodes load in batches, one query per type per request, with the caller's visibility: a record
-    // the caller may not read answers null, like an unknown ID (schema/node-loader.ts).
-    nodeQueryOptions: { resolve: async (_root, { id }, ctx, info) => (await loadNodes(ctx, info, [id]))[0] },
-    nodesQueryOptions: { resolve: (_root, { ids }, ctx, info) => loadNodes(ctx, info, ids) },
+    // `node` / `nodes` are declared in schema/types/node.ts (malformed IDs are the client's error).
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
   errors: {
     defaultTypes: [],

@@ -66,7 +66,7 @@ builder.objectType(ConflictError, {
  * `field` (the argument at fault, or null) and `type` (the name of the matching typed error,
  * `ValidationError`, `NotFoundError`, `ForbiddenError`, …, as mutations return them).
  */
-function domainGraphQLError(error: DomainError): GraphQLError {
+export function domainGraphQLError(error: DomainError): GraphQLError {
   return new GraphQLError(error.message, { extensions: { code: error.code, field: error.field ?? null, type: error.name } });
 }
 

@@ -9,5 +9,6 @@ import './types/organizer.ts';
 import './types/event.ts';
 import './types/changes.ts';
 import './types/recurrence.ts';
+import './types/node.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });

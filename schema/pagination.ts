@@ -32,12 +32,26 @@ export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limi
     return { offset: (page - 1) * perPage, limit: perPage, page, perPage };
   }
   if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new ValidationError('first/last must not be negative.', 'first', 'INVALID_PAGE');
-  let start = args.after ? cursorToOffset(args.after) + 1 : 0;
-  let end = args.before ? cursorToOffset(args.before) : Number.MAX_SAFE_INTEGER;
+  let start = args.after ? offsetOf(args.after, 'after') + 1 : 0;
+  let end = args.before ? offsetOf(args.before, 'before') : Number.MAX_SAFE_INTEGER;
   if (args.first != null) end = Math.min(end, start + Math.min(args.first, max));
   if (args.last != null) start = Math.max(start, (end === Number.MAX_SAFE_INTEGER ? start + max : end) - Math.min(args.last, max));
   const limit = Math.min(end - start, max);
   return { offset: start, limit, page: Math.floor(start / Math.max(limit, 1)) + 1, perPage: limit };
+}
+
+/** The offset a cursor stands for; anything that is not a cursor of a list is the caller's mistake (`INVALID_CURSOR`). */
+function offsetOf(cursor: string, field: 'after' | 'before'): number {
+  let offset: number;
+  try {
+    offset = cursorToOffset(cursor);
+  } catch {
+    offset = NaN;
+  }
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new ValidationError(`${field} is not a cursor of this list (use a \`cursor\` or \`pageInfo.endCursor\` it returned).`, field, 'INVALID_CURSOR');
+  }
+  return offset;
 }
 
 /** What every list connection carries next to Relay's edges/pageInfo (the numbers REST's headers need). */

@@ -60,7 +60,8 @@ export function normalizeBound(kind: DateBound, raw: string | number | null | un
   if (raw === null || raw === undefined) return null;
   if (typeof raw === 'string' && raw.trim() === '') return null;
   const dt = parseDateText(raw, 'UTC', opts.now ?? new Date());
-  if (!dt) return null;
+  // strtotime reads `0000-00-00` as -0001-11-30: years outside 1–9999 have no wall clock here.
+  if (!dt || dt.toUTC().year < 1 || dt.toUTC().year > 9999) return null;
   if (opts.strict) return formatWallClock(dt.setZone(toZone(opts.siteTimezone)));
   const ymd = dt.toUTC().toFormat('yyyy-MM-dd');
   return kind === 'startDate' ? beginningOfDay(ymd, opts.cutoff) : endOfDay(ymd, opts.cutoff);

@@ -17,6 +17,7 @@ import { uploadsMiddleware } from './uploads.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 import { httpCaching } from './http-cache.ts';
+import { graphqlWebSockets } from './graphql-ws.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -51,7 +52,7 @@ export function buildApp({
     onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
   });
   const bus = cache.attach(changes ?? processChangeBus);
-  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache });
+  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache, trustedDocuments: config.trustedDocuments });
   const executor = createExecutor(yoga);
 
   app.use(async (ctx, next) => {
@@ -152,5 +153,7 @@ export function buildApp({
   const rest = createRestDispatch({ executor, config, logger, now });
   app.use(createWebRouter({ rest, executor, config, now }));
   app.use(createRestMiddleware(rest));
-  return { app, yoga, executor, cache, changes: bus };
+  // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
+  const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
+  return { app, yoga, executor, cache, changes: bus, websockets };
 }

@@ -3,6 +3,7 @@ import { IANAZone } from 'luxon';
 import type { SiteSettings } from '../context.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from '../services/image-import.ts';
 import type { GraphQLLimits } from './graphql-limits.ts';
+import { loadTrustedDocuments, type TrustedDocuments } from './persisted-operations.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -52,6 +53,7 @@ const schema = z.object({
   CAL_GRAPHQL_MAX_BATCH: nonNegativeInt.default(10),
   CAL_GRAPHQL_SUGGESTIONS: bool.optional(),
   CAL_GRAPHQL_INTROSPECTION: bool.default(true),
+  CAL_GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   CAL_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   CAL_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(10_000),
   CAL_MAX_QUERIES_PER_REQUEST: nonNegativeInt.default(500),
@@ -109,6 +111,8 @@ export interface Config {
   cache: { ttlS: number; maxBytes: number };
   /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/http-cache.ts). */
   httpMaxAgeS: number;
+  /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
+  trustedDocuments: TrustedDocuments | null;
 }
 
 export class ConfigError extends Error {
@@ -130,7 +134,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.CAL_ADMIN_LOGIN) !== Boolean(e.CAL_ADMIN_PASSWORD)) {
     throw new ConfigError(['CAL_ADMIN_LOGIN and CAL_ADMIN_PASSWORD must be set together']);
   }
+  let trustedDocuments: TrustedDocuments | null = null;
+  try {
+    if (e.CAL_GRAPHQL_TRUSTED_DOCUMENTS) trustedDocuments = loadTrustedDocuments(e.CAL_GRAPHQL_TRUSTED_DOCUMENTS);
+  } catch (err) {
+    throw new ConfigError([`CAL_GRAPHQL_TRUSTED_DOCUMENTS: ${(err as Error).message}`]);
+  }
   return {
+    trustedDocuments,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

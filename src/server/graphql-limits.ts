@@ -9,6 +9,8 @@ import { parse } from 'graphql';
 import type {
   ASTVisitor,
   DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
   FieldNode,
   FragmentDefinitionNode,
   GraphQLSchema,
@@ -170,6 +172,12 @@ function costLimitPlugin(limits: GraphQLLimits): Plugin {
   let schema: GraphQLSchema | undefined;
   const exceeded = (cost: number, what = '') =>
     limitError(`Query cost limit of ${limits.maxCost} exceeded${what}, found ${cost}. Ask for fewer items or fields.`, 'COST_LIMIT_EXCEEDED');
+  // Queries and mutations (onExecute) and subscriptions (onSubscribe, over SSE and WebSocket) alike.
+  const check = ({ args, setResultAndStopExecution }: { args: ExecutionArgs; setResultAndStopExecution: (result: ExecutionResult) => void }) => {
+    if (internal(args.contextValue)) return;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, limits.defaultListSize);
+    if (cost > limits.maxCost) setResultAndStopExecution({ errors: [exceeded(cost)] });
+  };
   return {
     onSchemaChange({ schema: current }) {
       schema = current;
@@ -196,13 +204,8 @@ function costLimitPlugin(limits: GraphQLLimits): Plugin {
         },
       };
     },
-    onExecute({ args, setResultAndStopExecution }) {
-      if (internal(args.contextValue)) return;
-      const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, limits.defaultListSize);
-      if (cost > limits.maxCost) {
-        setResultAndStopExecution({ errors: [exceeded(cost)] });
-      }
-    },
+    onExecute: check,
+    onSubscribe: check,
   };
 }
 

@@ -52,7 +52,7 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
 const generation = config.cache.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
-const { app, cache, changes: bus } = buildApp({ config, db, logger, changes, generation });
+const { app, cache, changes: bus, websockets } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(
   () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
@@ -62,6 +62,7 @@ const stopHorizonTimer = startHorizonTimer(
 );
 const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
+websockets.attach(server);
 server.on('error', (e: NodeJS.ErrnoException) => fail(`cannot listen on ${config.host}:${config.port}: ${e.code ?? e.message}`));
 server.listen(config.port, config.host, () => {
   const address = server.address();
@@ -81,6 +82,7 @@ async function shutdown(signal: string) {
   }, config.shutdownTimeoutMs);
   timer.unref();
   server.closeIdleConnections();
+  await websockets.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeThrottle();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));

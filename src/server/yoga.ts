@@ -4,6 +4,9 @@ import type { Context } from '../context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
+import { graphiqlExamples } from './graphiql-examples.ts';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { persistedOperationPlugins, type TrustedDocuments } from './persisted-operations.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 export interface ServerContext {
@@ -13,38 +16,66 @@ export interface ServerContext {
 // By name, not instanceof: graphql's CJS and ESM builds may both be loaded (dual-package hazard).
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
 
-/** Prisma wraps adapter errors; the budget's message survives in the chain. */
-function exceededBudget(e: unknown): boolean {
+/** A client error without `extensions.code` gets BAD_USER_INPUT (the variable-coercion errors of graphql-js). */
+function withCode(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code) return error;
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+  });
+}
+
+/** Prisma wraps adapter errors; the original message survives in the chain. */
+function causedBy(e: unknown, test: (message: string) => boolean): boolean {
   for (let cur = e as { message?: unknown; cause?: unknown } | undefined, i = 0; cur && i < 5; cur = cur.cause as typeof cur, i++) {
-    if (typeof cur.message === 'string' && cur.message.includes(QUERY_BUDGET_MESSAGE)) return true;
+    if (typeof cur.message === 'string' && test(cur.message)) return true;
   }
   return false;
 }
+const exceededBudget = (e: unknown) => causedBy(e, (m) => m.includes(QUERY_BUDGET_MESSAGE));
+/** PostgreSQL refuses a NUL character in any text (SQLSTATE 22021): only a client's input can carry one. */
+const nulInText = (e: unknown) => causedBy(e, (m) => /invalid byte sequence for encoding "UTF8": 0x00/.test(m));
 
 export function createGraphQLServer(
   schema: GraphQLSchema,
-  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; cache?: ResponseCache },
+  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; cache?: ResponseCache; trustedDocuments?: TrustedDocuments | null },
 ) {
   return createYoga<ServerContext, Context>({
     schema,
     // Limits of a public endpoint and CSRF protection (src/server/graphql-limits.ts).
     // The response cache comes last: limits and CSRF checks run before a cached answer is given.
-    plugins: [...graphqlLimitPlugins(opts.limits), ...csrfPlugins(), ...(opts.cache?.enabled ? [opts.cache.plugin()] : [])],
+    // Persisted operations first: they turn a hash into the document the other plugins check.
+    plugins: [
+      ...persistedOperationPlugins(opts.trustedDocuments ?? null),
+      // @defer / @stream, answered as multipart/mixed (or SSE); the limits below still apply to the whole document.
+      useDeferStream(),
+      ...graphqlLimitPlugins(opts.limits),
+      ...csrfPlugins(),
+      ...(opts.cache?.enabled ? [opts.cache.plugin()] : []),
+    ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'cal-events GraphQL' },
+    graphiql: { title: 'cal-events GraphQL', ...graphiqlExamples },
     renderGraphiQL, // assets served by this service (src/server/graphiql.ts), never a CDN
     landingPage: false,
     // Anything that is not a typed domain error is masked: clients never see internals.
     maskedErrors: {
       maskError: (error, message) => {
         const original = (error as { originalError?: unknown }).originalError;
-        // Parse, validation and variable-coercion errors are the client's own: shown as they are.
-        if (isGraphQLError(error) && (original === undefined || isGraphQLError(original))) return error as Error;
+        // Parse, validation and variable-coercion errors are the client's own: shown as they are,
+        // with a code (graphql-js gives variable-coercion errors none: BAD_USER_INPUT, as Apollo Server says).
+        if (isGraphQLError(error) && (original === undefined || isGraphQLError(original))) return withCode(error as GraphQLError);
         if (exceededBudget(original ?? error)) {
           return createGraphQLError('This request needs more database work than one request may do; ask for less.', {
             extensions: { code: 'REQUEST_TOO_EXPENSIVE' },
           });
+        }
+        if (nulInText(original ?? error)) {
+          return createGraphQLError('Text may not contain the NUL character (\\u0000).', { extensions: { code: 'BAD_USER_INPUT', field: null } });
         }
         opts.logger?.error({ err: original ?? error }, 'unexpected GraphQL error');
         return createGraphQLError(message);

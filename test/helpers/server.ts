@@ -97,7 +97,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app, cache } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
+  const { app, cache, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {
@@ -111,6 +111,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   await createUsers();
 
   const server: Server = app.listen(0, '127.0.0.1');
+  websockets.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -174,6 +175,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       await createUsers();
     },
     async close() {
+      await websockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
