@@ -9,7 +9,7 @@ export const EventCategoryRef = builder.prismaNode('Category', {
   id: { field: 'id' },
   interfaces: [EventTermInterface],
   fields: (t) => ({
-    parentId: t.int({ description: '0 for top-level categories.', resolve: (c) => c.parentId ?? 0 }),
+    parentId: t.int({ description: '0 for top-level categories.', deprecationReason: 'Use parent.', resolve: (c) => c.parentId ?? 0 }),
     parent: t.relation('parent', { nullable: true }),
     children: t.relation('children', { query: { orderBy: { name: 'asc' } } }),
     path: t.stringList({

@@ -4,6 +4,7 @@ import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text
 import { isLocked, lockedContent, readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum, wallClock } from './common.ts';
+import { UserRef } from './user.ts';
 
 /** The columns every post table has (the Event, Venue and Organizer models share them). */
 type PostShape = Pick<Event | Venue | Organizer, 'id' | 'authorId' | 'status' | 'slug' | 'content' | 'excerpt' | 'password' | 'dateUtc' | 'dateLocal' | 'modifiedUtc' | 'modifiedLocal'>;
@@ -19,7 +20,14 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
   description: 'What events, venues and organizers share: they are WordPress posts.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Numeric post ID (shared ID space of events, venues, organizers and images).' }),
-    authorId: t.exposeInt('authorId', { nullable: true }),
+    authorId: t.exposeInt('authorId', { nullable: true, deprecationReason: 'Use author.' }),
+    author: t.field({
+      type: UserRef,
+      nullable: true,
+      description: 'Who wrote it; null when the account was deleted. Public fields only, as for any user read.',
+      // Prisma batches the findUnique calls of one tick into one query, so a list does not query once per post.
+      resolve: (p, _a, ctx: Context) => (p.authorId === null ? null : ctx.prisma.user.findUnique({ where: { id: p.authorId } })),
+    }),
     status: t.expose('status', { type: PostStatusEnum }),
     slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed posts end in `__trashed`.' }),
     description: t.string({
@@ -40,14 +48,29 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
         'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
       resolve: (p, _a, ctx: Context) => isLocked(ctx, p),
     }),
-    date: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.dateLocal) }),
+    publishedAt: t.expose('dateUtc', { type: 'DateTime', nullable: true, description: 'Publication instant; null for drafts never published.' }),
+    modifiedAt: t.expose('modifiedUtc', { type: 'DateTime', description: 'Last modification instant.' }),
+    publishedDate: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.dateLocal) }),
+    publishedDateUtc: t.string({
+      nullable: true,
+      description: 'Publication date, UTC `YYYY-MM-DD HH:MM:SS`; null for drafts never published.',
+      resolve: (p) => (p.dateUtc ? wallClock(p.dateUtc) : null),
+    }),
+    modifiedDate: t.string({ description: 'Last modification, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.modifiedLocal) }),
+    modifiedDateUtc: t.string({ description: 'Last modification, UTC `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.modifiedUtc) }),
+    date: t.string({
+      description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.',
+      deprecationReason: 'Use publishedDate.',
+      resolve: (p) => wallClock(p.dateLocal),
+    }),
     dateUtc: t.string({
       nullable: true,
       description: 'Publication date in UTC; null for drafts never published.',
+      deprecationReason: 'Use publishedDateUtc.',
       resolve: (p) => (p.dateUtc ? wallClock(p.dateUtc) : null),
     }),
-    modified: t.string({ resolve: (p) => wallClock(p.modifiedLocal) }),
-    modifiedUtc: t.string({ resolve: (p) => wallClock(p.modifiedUtc) }),
+    modified: t.string({ deprecationReason: 'Use modifiedDate.', resolve: (p) => wallClock(p.modifiedLocal) }),
+    modifiedUtc: t.string({ deprecationReason: 'Use modifiedDateUtc.', resolve: (p) => wallClock(p.modifiedUtc) }),
   }),
 });
 
