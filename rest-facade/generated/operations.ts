@@ -79,7 +79,12 @@ export type CreateVenueInput = {
   readonly country?: string | null | undefined;
   readonly province?: string | null | undefined;
   readonly state?: string | null | undefined;
-  /** Derived from state/province/country when not given. */
+  /** State for US addresses, else province; derived from state/province/country when not given. */
+  readonly stateProvince?: string | null | undefined;
+  /**
+   * Derived from state/province/country when not given.
+   * @deprecated Use stateProvince.
+   */
   readonly stateprovince?: string | null | undefined;
   readonly zip?: string | null | undefined;
   readonly latitude?: number | null | undefined;
@@ -105,7 +110,12 @@ export type UpdateVenueInput = {
   readonly country?: string | null | undefined;
   readonly province?: string | null | undefined;
   readonly state?: string | null | undefined;
-  /** Derived from state/province/country when not given. */
+  /** State for US addresses, else province; derived from state/province/country when not given. */
+  readonly stateProvince?: string | null | undefined;
+  /**
+   * Derived from state/province/country when not given.
+   * @deprecated Use stateProvince.
+   */
   readonly stateprovince?: string | null | undefined;
   readonly zip?: string | null | undefined;
   readonly latitude?: number | null | undefined;

@@ -21,7 +21,8 @@ const venueFields = (t: Fields) => ({
   country: t.string(),
   province: t.string(),
   state: t.string(),
-  stateprovince: t.string({ description: 'Derived from state/province/country when not given.' }),
+  stateProvince: t.string({ description: 'State for US addresses, else province; derived from state/province/country when not given.' }),
+  stateprovince: t.string({ description: 'Derived from state/province/country when not given.', deprecationReason: 'Use stateProvince.' }),
   zip: t.string(),
   latitude: t.float(),
   longitude: t.float(),
@@ -41,3 +42,8 @@ export const CreateOrganizerInput = builder.inputType('CreateOrganizerInput', {
 export const UpdateOrganizerInput = builder.inputType('UpdateOrganizerInput', {
   fields: (t) => ({ name: t.string(), ...common(t), email: t.string() }),
 });
+
+/** The services' input: `stateProvince` under its column's name, `stateprovince` (the new name wins when both are sent). */
+export function toLinkedPostInput<T extends object>({ stateProvince, ...rest }: T & { stateProvince?: string | null }) {
+  return stateProvince == null ? rest : { ...rest, stateprovince: stateProvince };
+}

@@ -14,7 +14,7 @@ import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
-import type { CreateOrganizerInput, CreateVenueInput, UpdateOrganizerInput, UpdateVenueInput } from '../inputs/linked-post-input.ts';
+import { toLinkedPostInput, type CreateOrganizerInput, type CreateVenueInput, type UpdateOrganizerInput, type UpdateVenueInput } from '../inputs/linked-post-input.ts';
 import { definePostLifecycle } from './post-lifecycle.ts';
 import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
 import type { OrganizerRef } from './organizer.ts';
@@ -76,7 +76,7 @@ export function defineLinkedPostOperations(opts: {
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: opts.createInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(ctx, query, await createLinkedPost(ctx, kind, args.input)),
+        reload(ctx, query, await createLinkedPost(ctx, kind, toLinkedPostInput(args.input))),
     }),
     [`update${model}`]: t.prismaField({
       type: model,
@@ -84,7 +84,7 @@ export function defineLinkedPostOperations(opts: {
       errors: { types: [...writeErrors] },
       args: { id: t.arg.int(), slug: t.arg.string(), input: t.arg({ type: opts.updateInput, required: true }) },
       resolve: async (query, _r, args, ctx) =>
-        reload(ctx, query, await updateLinkedPost(ctx, kind, args, args.input)),
+        reload(ctx, query, await updateLinkedPost(ctx, kind, args, toLinkedPostInput(args.input))),
     }),
   }));
 

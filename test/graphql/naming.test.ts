@@ -30,6 +30,19 @@ describe('schema naming', () => {
     expect(wallClockUtc(v.modifiedAt)).toBe(v.modifiedDateUtc);
   });
 
+  it('venue inputs: stateProvince sets the shown value, stateprovince still works (deprecated)', async () => {
+    const V = '... on Venue { databaseId stateProvince stateprovince } ... on Error { code }';
+    const v = (await h.ok(`mutation { createVenue(input: { name: "Hall", province: "ON", country: "Canada", stateProvince: "Ontario" }) { ${V} } }`)).createVenue;
+    expect(v).toMatchObject({ stateProvince: 'Ontario', stateprovince: 'Ontario' });
+    const old = (await h.ok(`mutation($id: Int) { updateVenue(id: $id, input: { stateprovince: "Ont." }) { ${V} } }`, { id: v.databaseId })).updateVenue;
+    expect(old).toMatchObject({ stateProvince: 'Ont.' });
+    const both = (await h.ok(`mutation($id: Int) { updateVenue(id: $id, input: { stateprovince: "x", stateProvince: "Québec" }) { ${V} } }`, { id: v.databaseId })).updateVenue;
+    expect(both).toMatchObject({ stateProvince: 'Québec' });
+    const inputFields = (await h.ok(`{ __type(name: "UpdateVenueInput") { inputFields(includeDeprecated: true) { name deprecationReason } } }`)).__type.inputFields;
+    expect(inputFields).toContainEqual({ name: 'stateprovince', deprecationReason: 'Use stateProvince.' });
+    expect(inputFields).toContainEqual({ name: 'stateProvince', deprecationReason: null });
+  });
+
   it('events: author null once the account is deleted; startsAt is the instant of startDateUtc', async () => {
     const editor = await h.userFor('EDITOR');
     const e = (await h.ok(
