@@ -89,9 +89,17 @@ export async function eventTermChanges(ctx: Context, eventId: number): Promise<C
     ctx.prisma.eventCategory.findMany({ where: { eventId }, select: { categoryId: true } }),
     ctx.prisma.eventTag.findMany({ where: { eventId }, select: { tagId: true } }),
   ]);
+  return termChanges(
+    categories.map((c) => c.categoryId),
+    tags.map((t) => t.tagId),
+  );
+}
+
+/** The terms of an event as UPDATED changes, when the write knows them (no read back; issue 21, item 7). */
+export function termChanges(categoryIds: readonly number[], tagIds: readonly number[]): Change[] {
   return [
-    ...categories.map((c): Change => ({ kind: 'EVENT_CATEGORY', id: c.categoryId, action: 'UPDATED' })),
-    ...tags.map((t): Change => ({ kind: 'EVENT_TAG', id: t.tagId, action: 'UPDATED' })),
+    ...categoryIds.map((id): Change => ({ kind: 'EVENT_CATEGORY', id, action: 'UPDATED' })),
+    ...tagIds.map((id): Change => ({ kind: 'EVENT_TAG', id, action: 'UPDATED' })),
   ];
 }
 

@@ -9,7 +9,7 @@ import { computeEventDates } from '../domain/event-dates.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
 import { slugify } from '../domain/slug.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
-import { eventTermChanges, publishChange, type Change } from './changes.ts';
+import { eventTermChanges, publishChange, termChanges, type Change } from './changes.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
@@ -109,13 +109,23 @@ function timezoneOf(input: EventInput, fallback: string): string {
   return tz.name;
 }
 
-async function resolveLinked(ctx: Context, kind: LinkedKind, refs: LinkedRef[]): Promise<number[]> {
+/**
+ * The types of the posts given by ID as venues or organizers: one query for both lists, so an event
+ * write checks them in one round trip (issue 21, item 7).
+ */
+async function linkedTypes(ctx: Context, input: EventInput): Promise<Map<number, string>> {
+  const ids = [...(input.venues ?? []), ...(input.organizers ?? [])].flatMap((ref) => (ref.id ? [ref.id] : []));
+  if (!ids.length) return new Map();
+  const rows = await ctx.prisma.post.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, type: true } });
+  return new Map(rows.map((r) => [r.id, r.type]));
+}
+
+async function resolveLinked(ctx: Context, kind: LinkedKind, refs: LinkedRef[], types: Map<number, string>): Promise<number[]> {
   const field = kind === 'VENUE' ? 'venue' : 'organizer';
   const ids: number[] = [];
   for (const ref of refs) {
     if (ref.id) {
-      const post = await ctx.prisma.post.findUnique({ where: { id: ref.id }, select: { type: true } });
-      if (post?.type !== kind) throw new ValidationError(`${ref.id} is not a valid ${field} ID.`, field, 'WRONG_KIND');
+      if (types.get(ref.id) !== kind) throw new ValidationError(`${ref.id} is not a valid ${field} ID.`, field, 'WRONG_KIND');
       ids.push(ref.id);
     } else if (ref.create) {
       try {
@@ -135,24 +145,33 @@ function costData(cost: string[]) {
   return { cost: values, currencySymbol: currency.symbol, currencyPosition: currency.position };
 }
 
-async function relationData(ctx: Context, input: EventInput) {
+/** The links an event write sets, in link order (undefined: left as they are; terms ascending, see below). */
+interface Links {
+  venues?: number[];
+  organizers?: number[];
+  categories?: number[];
+  tags?: number[];
+}
+
+async function relationData(ctx: Context, input: EventInput, links: Links = {}) {
   const data: Record<string, unknown> = {};
+  const types = await linkedTypes(ctx, input);
   if (input.venues) {
-    const ids = await resolveLinked(ctx, 'VENUE', input.venues);
+    const ids = (links.venues = await resolveLinked(ctx, 'VENUE', input.venues, types));
     data.venues = { deleteMany: {}, create: ids.map((venueId, position) => ({ venueId, position })) };
   }
   if (input.organizers) {
-    const ids = await resolveLinked(ctx, 'ORGANIZER', input.organizers);
+    const ids = (links.organizers = await resolveLinked(ctx, 'ORGANIZER', input.organizers, types));
     data.organizers = { deleteMany: {}, create: ids.map((organizerId, position) => ({ organizerId, position })) };
   }
   if (input.categories) {
-    const ids = await resolveOrCreateTermsForEvent(ctx, 'CATEGORY', input.categories);
     // Ascending IDs: the count triggers lock terms in link order, so all writers lock in one order.
-    data.categories = { deleteMany: {}, create: ascending(ids).map((categoryId) => ({ categoryId })) };
+    links.categories = ascending(await resolveOrCreateTermsForEvent(ctx, 'CATEGORY', input.categories));
+    data.categories = { deleteMany: {}, create: links.categories.map((categoryId) => ({ categoryId })) };
   }
   if (input.tags) {
-    const ids = await resolveOrCreateTermsForEvent(ctx, 'TAG', input.tags);
-    data.tags = { deleteMany: {}, create: ascending(ids).map((tagId) => ({ tagId })) };
+    links.tags = ascending(await resolveOrCreateTermsForEvent(ctx, 'TAG', input.tags));
+    data.tags = { deleteMany: {}, create: links.tags.map((tagId) => ({ tagId })) };
   }
   if (input.image !== undefined && input.image !== null) data.imageId = await resolveImageRef(ctx, input.image);
   if (input.parentId !== undefined) {
@@ -207,7 +226,10 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
   const authorId = await resolveAuthor(ctx, input.authorId, null);
   const requested = forcedStatus(viewer, (input.status ?? undefined) as Status | undefined, true)!;
   const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone, status: requested });
-  const relations = await relationData(ctx, input);
+  const links: Links = {};
+  // The links are inserted by createMany below, one statement each: a nested create would read the
+  // new row back once more (issue 21, item 7).
+  const { venues: _v, organizers: _o, categories: _c, tags: _t, ...relations } = await relationData(ctx, input, links);
   const now = stamp(ctx);
   const data = {
     ...scalarData(input),
@@ -223,18 +245,24 @@ export async function createEvent(ctx: Context, input: EventInput): Promise<numb
     showMap: input.showMap ?? false,
     showMapLink: input.showMapLink ?? false,
   };
-  for (const rel of ['venues', 'organizers', 'categories', 'tags'] as const) {
-    const rels = data as unknown as Record<string, { deleteMany?: unknown } | undefined>;
-    if (rels[rel]) delete rels[rel]!.deleteMany;
-  }
   const needsSlug = input.slug || (published.status !== 'draft' && published.status !== 'pending');
   const insert = (tx: TransactionClient, slug: string | null) =>
-    insertPost(tx, 'EVENT', (id) => tx.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } })).then((e) => e.id);
+    insertPost(tx, 'EVENT', async (id) => {
+      await tx.event.create({ data: { ...data, id, slug } as Prisma.EventUncheckedCreateInput, select: { id: true } });
+      const { venues = [], organizers = [], categories = [], tags = [] } = links;
+      if (venues.length) await tx.eventVenue.createMany({ data: venues.map((venueId, position) => ({ eventId: id, venueId, position })) });
+      if (organizers.length) await tx.eventOrganizer.createMany({ data: organizers.map((organizerId, position) => ({ eventId: id, organizerId, position })) });
+      // Ascending, as relationData orders them: the count triggers lock terms in link order.
+      if (categories.length) await tx.eventCategory.createMany({ data: categories.map((categoryId) => ({ eventId: id, categoryId })) });
+      if (tags.length) await tx.eventTag.createMany({ data: tags.map((tagId) => ({ eventId: id, tagId })) });
+      return id;
+    });
   const id = needsSlug
     ? await writeWithUniqueSlug(ctx.prisma, 'EVENT', input.slug || input.title!, insert)
     : await retryOnWriteConflict(() => inTransaction(ctx.prisma, (tx) => insert(tx, null)));
   if (series) await materializeSeries(ctx, id);
-  publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...(await eventTermChanges(ctx, id)));
+  // The new event's terms are those it was just linked to: no read back.
+  publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...termChanges(links.categories ?? [], links.tags ?? []));
   return id;
 }
 
@@ -255,9 +283,17 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
-  const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id } });
-  const termsBefore = await eventTermChanges(ctx, row.id);
-  const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input)) };
+  // The row and its terms in one statement (issue 21, item 7).
+  const { categories: categoriesBefore, tags: tagsBefore, ...current } = await ctx.prisma.event.findUniqueOrThrow({
+    where: { id: row.id },
+    include: { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } },
+  });
+  const termsBefore = termChanges(
+    categoriesBefore.map((c) => c.categoryId),
+    tagsBefore.map((t) => t.tagId),
+  );
+  const links: Links = {};
+  const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input, links)) };
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, current.authorId);
 
   const timezone = timezoneOf(input, current.timezone);
@@ -295,7 +331,9 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   } else {
     await retryOnWriteConflict(() => write(ctx.prisma));
   }
-  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...(await eventTermChanges(ctx, row.id)));
+  // The terms after the write: those it set, the others as they were (no read back).
+  const termsAfter = termChanges(links.categories ?? categoriesBefore.map((c) => c.categoryId), links.tags ?? tagsBefore.map((t) => t.tagId));
+  publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...termsAfter);
   return row.id;
 }
 

@@ -111,19 +111,27 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
  */
 export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
   const result: number[] = [];
-  for (const raw of refs.map((r) => r.trim()).filter(Boolean)) {
+  const trimmed = refs.map((r) => r.trim()).filter(Boolean);
+  const slugOf = (raw: string) => normalizeSlugLookup(raw) || slugify(raw);
+  // The IDs and slugs of every ref in one query (issue 21, item 7): what it finds is what the
+  // per-ref lookups below would find first; names and creations stay one at a time.
+  const ids = trimmed.filter(isNumeric).map(Number).filter(isRecordId);
+  const slugs = trimmed.filter((r) => !isNumeric(r)).map(slugOf).filter(Boolean);
+  const known = ids.length || slugs.length ? await findTerms(ctx.prisma, taxonomy, ids, slugs) : [];
+  const byId = new Set(known.map((t) => t.id));
+  const bySlug = new Map(known.map((t) => [t.slug, t.id]));
+  for (const raw of trimmed) {
     if (isNumeric(raw)) {
-      const found = isRecordId(Number(raw)) ? await findTerm(ctx.prisma, taxonomy, { id: Number(raw) }) : null;
-      if (found) result.push(found.id);
+      if (byId.has(Number(raw))) result.push(Number(raw));
       continue;
     }
     // A term created by name is named as createTerm would name it (filtered for callers without unfiltered_html).
     const name = filterHtmlFields(ctx.viewer, { name: raw }, HTML_FIELDS).name.trim();
-    const lookUp = async (db: TransactionClient) =>
-      (await findTerm(db, taxonomy, { slug: normalizeSlugLookup(raw) || slugify(raw) })) ??
-      (await findTerm(db, taxonomy, { name: raw })) ??
-      (name && name !== raw ? await findTerm(db, taxonomy, { name }) : null);
-    const found = await lookUp(ctx.prisma);
+    const byName = async (db: TransactionClient) =>
+      (await findTerm(db, taxonomy, { name: raw })) ?? (name && name !== raw ? await findTerm(db, taxonomy, { name }) : null);
+    const lookUp = async (db: TransactionClient) => (await findTerm(db, taxonomy, { slug: slugOf(raw) })) ?? (await byName(db));
+    const slugHit = bySlug.get(slugOf(raw));
+    const found = slugHit ? { id: slugHit } : await byName(ctx.prisma);
     if (found) {
       result.push(found.id);
       continue;
@@ -140,6 +148,14 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
     result.push(term.id);
   }
   return [...new Set(result)];
+}
+
+/** The terms of the taxonomy with one of these IDs or slugs. */
+function findTerms(db: TransactionClient, taxonomy: Taxonomy, ids: number[], slugs: string[]): Promise<{ id: number; slug: string }[]> {
+  const where = { OR: [{ id: { in: ids } }, { slug: { in: slugs } }] };
+  return taxonomy === 'CATEGORY'
+    ? db.category.findMany({ where, select: { id: true, slug: true } })
+    : db.tag.findMany({ where, select: { id: true, slug: true } });
 }
 
 async function findTerm(db: TransactionClient, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }): Promise<{ id: number } | null> {
@@ -206,10 +222,12 @@ async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: s
 const nameLock = (name: string) => slugify(name) || 'untitled';
 
 /** Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction. */
-function insertTermRow(tx: TransactionClient, taxonomy: Taxonomy, input: TermInput, slug: string): Promise<{ id: number }> {
-  const data = { name: input.name!.trim(), slug, description: input.description ?? '', term: { create: { taxonomy } } };
+/** Two inserts (the term's ID, then its row): a nested create would read the row back once more (issue 21, item 7). */
+async function insertTermRow(tx: TransactionClient, taxonomy: Taxonomy, input: TermInput, slug: string): Promise<{ id: number }> {
+  const { id } = await tx.term.create({ data: { taxonomy }, select: { id: true } });
+  const data = { id, name: input.name!.trim(), slug, description: input.description ?? '' };
   return taxonomy === 'CATEGORY'
-    ? tx.category.create({ data: { ...data, parent: input.parentId ? { connect: { id: input.parentId } } : undefined }, select: { id: true } })
+    ? tx.category.create({ data: { ...data, parentId: input.parentId || null }, select: { id: true } })
     : tx.tag.create({ data, select: { id: true } });
 }
 

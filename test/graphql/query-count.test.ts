@@ -254,3 +254,51 @@ describe('single reads (Query.event, venue, organizer)', () => {
     await expect(load(ctx(null), { slug: trashed.slug })).rejects.toMatchObject({ code: 'NO_LONGER_AVAILABLE' });
   });
 });
+
+describe('authenticated event writes (issue 21, item 7)', () => {
+  const CREATE_EVENT = restOperation('CreateEvent');
+  let venue: number;
+  let organizer: number;
+
+  beforeAll(async () => {
+    venue = (await h.ok(`mutation { createVenue(input: { name: "Count Hall" }) { ... on Venue { databaseId } } }`, {}, { now: NOW })).createVenue.databaseId;
+    organizer = (await h.ok(`mutation { createOrganizer(input: { name: "Count Org" }) { ... on Organizer { databaseId } } }`, {}, { now: NOW })).createOrganizer.databaseId;
+    await h.userFor('ADMINISTRATOR');
+  });
+
+  async function counted(query: string, variables: Record<string, unknown>) {
+    statements.length = 0;
+    counting = true;
+    const r = await h.gql(query, variables, { as: 'ADMINISTRATOR', now: NOW }).finally(() => (counting = false));
+    if (r.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(r.errors)}`);
+    return { data: r.data, count: statements.length, statements: [...statements] };
+  }
+
+  const input = (title: string, categories: string[], tags: string[]) => ({
+    title,
+    startDate: '2026-12-14 19:00',
+    endDate: '2026-12-14 21:00',
+    venues: [{ id: venue }],
+    organizers: [{ id: organizer }],
+    categories,
+    tags,
+  });
+
+  // Was 18 (existing terms) and 34 (one new category and tag): each ID and term looked up alone, the
+  // new row read back by nested creates, the term links read back for the change notice.
+  it('creates an event with venue, organizer, categories and tags in 12 statements (existing terms), 26 with a new category and tag', async () => {
+    const existing = await counted(CREATE_EVENT, { input: input('Counted Create', ['cat-0', 'cat-1'], ['tag-0', 'tag-1']) });
+    expect(existing.data.createEvent).toMatchObject({ title: 'Counted Create', slug: 'counted-create' });
+    expect(existing.data.createEvent.venues.map((v: { databaseId: number }) => v.databaseId)).toEqual([venue]);
+    expect(existing.data.createEvent.organizers.map((o: { databaseId: number }) => o.databaseId)).toEqual([organizer]);
+    expect(existing.data.createEvent.categories.map((c: { slug: string }) => c.slug)).toEqual(['cat-0', 'cat-1']);
+    expect(existing.data.createEvent.tags.map((c: { slug: string }) => c.slug)).toEqual(['tag-0', 'tag-1']);
+    expect(existing.count, existing.statements.join('\n')).toBe(12);
+
+    const fresh = await counted(CREATE_EVENT, { input: input('Counted Create', ['cat-0', 'Count New Cat'], ['tag-0', 'Count New Tag']) });
+    expect(fresh.data.createEvent).toMatchObject({ slug: 'counted-create-2' });
+    expect(fresh.data.createEvent.categories.map((c: { slug: string }) => c.slug).sort()).toEqual(['cat-0', 'count-new-cat']);
+    expect(fresh.data.createEvent.tags.map((c: { slug: string }) => c.slug).sort()).toEqual(['count-new-tag', 'tag-0']);
+    expect(fresh.count, fresh.statements.join('\n')).toBe(26);
+  });
+});
