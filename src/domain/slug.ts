@@ -67,3 +67,8 @@ export function nextSlugCandidate(base: string, taken: Iterable<string>): string
 export function trashedSlug(slug: string): string {
   return slug.endsWith('__trashed') ? slug : `${slug}__trashed`;
 }
+
+/** The slug a trashed record had before (`x__trashed`, `x__trashed-2` → `x`). */
+export function untrashedSlug(slug: string): string {
+  return slug.replace(/__trashed(-\d+)?$/, '');
+}

@@ -7,14 +7,14 @@ import { dateToWallClock } from '../domain/wall-clock.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { computeEventDates } from '../domain/event-dates.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
-import { slugify } from '../domain/slug.ts';
+import { slugify, untrashedSlug } from '../domain/slug.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { eventTermChanges, publishChange, termChanges, type Change } from './changes.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
 import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
-import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
+import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
   forEachSeriesMember,
@@ -317,7 +317,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
     Object.assign(data, published);
     if (current.status === 'trash' && published.status !== 'trash') {
       data.trashedFromStatus = null;
-      if (current.slug) data.slug = current.slug.replace(/__trashed$/, '');
+      if (current.slug) data.slug = untrashedSlug(current.slug);
     }
   }
   const now = stamp(ctx);
@@ -342,13 +342,13 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   const row = await locatePost(ctx, 'EVENT', address);
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
-  await retryOnWriteConflict(() => ctx.prisma.event.update({ where: { id: row.id }, data: trashedData(row, now) }));
+  await writeTrashed(ctx, 'EVENT', row, now, (db, data) => db.event.update({ where: { id: row.id }, data }));
   // A series takes its occurrences along (issue 13).
   const members: Change[] = [];
   await forEachSeriesMember(ctx, row.id, async (id) => {
     const member = await locatePost(ctx, 'EVENT', { id });
     if (member.status === 'trash') return;
-    await ctx.prisma.event.update({ where: { id }, data: trashedData(member, now) });
+    await writeTrashed(ctx, 'EVENT', member, now, (db, data) => db.event.update({ where: { id }, data }));
     members.push({ kind: 'EVENT', id, action: 'DELETED', before: member });
   });
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...members, ...(await eventTermChanges(ctx, row.id)));
@@ -362,7 +362,7 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   const current = await ctx.prisma.event.findUniqueOrThrow({ where: { id: row.id }, select: { trashedFromStatus: true } });
   const restore = (db: TransactionClient, slug: string | null) =>
     db.event.update({ where: { id: row.id }, data: { status: current.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug } });
-  const base = row.slug?.replace(/__trashed$/, '');
+  const base = row.slug ? untrashedSlug(row.slug) : undefined;
   if (base) await writeWithUniqueSlug(ctx.prisma, 'EVENT', base, restore, { exceptId: row.id });
   else await retryOnWriteConflict(() => restore(ctx.prisma, null));
   // A series brings its trashed occurrences back (issue 13).

@@ -4,11 +4,12 @@ import type { TransactionClient } from '../db/transactions.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
+import { untrashedSlug } from '../domain/slug.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
-import { insertPost, locatePost, trashedData, type PostAddress } from './posts.ts';
+import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { readableWhere } from './visibility.ts';
@@ -237,7 +238,7 @@ export async function updateLinkedPost(
       current: current.dateUtc,
     });
     Object.assign(data, published);
-    if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedSlug(row.slug));
+    if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedData(row.slug));
   }
   const now = stamp(ctx);
   await linkedPostTable(ctx, kind).update({
@@ -248,20 +249,19 @@ export async function updateLinkedPost(
   return row.id;
 }
 
-const untrashedSlug = (slug: string | null) => ({ slug: slug?.replace(/__trashed$/, '') ?? null, trashedFromStatus: null });
+const untrashedData = (slug: string | null) => ({ slug: slug ? untrashedSlug(slug) : null, trashedFromStatus: null });
 
 /** Moves to trash (contract §7.9): slug gets `__trashed`, links to events are removed. */
 export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
   const row = await locatePost(ctx, kind, address);
   requireTrashable(ctx, row, label(kind));
   const now = stamp(ctx);
-  const join = kind === 'VENUE' ? ctx.prisma.eventVenue : ctx.prisma.eventOrganizer;
-  const where = kind === 'VENUE' ? { venueId: row.id } : { organizerId: row.id };
   const events = await linkedEventChanges(ctx, kind, row.id);
-  await ctx.prisma.$transaction([
-    (join as typeof ctx.prisma.eventVenue).deleteMany({ where: where as never }),
-    linkedPostTable(ctx, kind).update({ where: { id: row.id }, data: trashedData(row, now) }),
-  ]);
+  await writeTrashed(ctx, kind, row, now, async (db, data) => {
+    if (kind === 'VENUE') await db.eventVenue.deleteMany({ where: { venueId: row.id } });
+    else await db.eventOrganizer.deleteMany({ where: { organizerId: row.id } });
+    await tableOf(db, kind).update({ where: { id: row.id }, data });
+  });
   publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
 }
@@ -274,7 +274,7 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
   await writeWithUniqueSlug(
     ctx.prisma,
     kind,
-    row.slug?.replace(/__trashed$/, '') || label(kind),
+    (row.slug && untrashedSlug(row.slug)) || label(kind),
     (tx, slug) =>
       tableOf(tx, kind).update({
         where: { id: row.id },

@@ -1,7 +1,9 @@
 import type { Context } from '../context.ts';
-import type { TransactionClient } from '../db/transactions.ts';
+import { type TransactionClient } from '../db/transactions.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { normalizeSlugLookup } from '../domain/slug.ts';
+import { normalizeSlugLookup, trashedSlug } from '../domain/slug.ts';
+import { retryOnWriteConflict } from './retry.ts';
+import { writeWithUniqueSlug } from './slugs.ts';
 import { viewerCanRead } from './visibility.ts';
 
 export type PostKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
@@ -112,14 +114,28 @@ export async function loadReadablePost<Q extends PostQuery, T>(
 }
 
 /** What moving a post to the trash writes (contract §7.9): status, the status to restore, `__trashed` slug. */
-export function trashedData(row: PostRow, now: { utc: Date; local: Date }) {
-  return {
-    status: 'trash' as const,
-    trashedFromStatus: row.status as 'publish',
-    slug: row.slug ? `${row.slug}__trashed` : null,
-    modifiedUtc: now.utc,
-    modifiedLocal: now.local,
-  };
+function trashedData(row: PostRow, now: { utc: Date; local: Date }, slug: string | null) {
+  return { status: 'trash' as const, trashedFromStatus: row.status as 'publish', slug, modifiedUtc: now.utc, modifiedLocal: now.local };
+}
+
+/**
+ * Moves a post to the trash through `write` (in one transaction). Its slug becomes `slug__trashed`
+ * (wp_add_trashed_suffix_to_post_name_for_post), allocated under the slug lock like any other: when
+ * a record trashed earlier holds it, `slug__trashed-2` and so on (wp_unique_post_slug), never a
+ * unique-index violation (issue 21).
+ */
+export async function writeTrashed(
+  ctx: Context,
+  kind: PostKind,
+  row: PostRow,
+  now: { utc: Date; local: Date },
+  write: (db: TransactionClient, data: ReturnType<typeof trashedData>) => Promise<unknown>,
+): Promise<void> {
+  if (!row.slug) {
+    await retryOnWriteConflict(() => write(ctx.prisma, trashedData(row, now, null)));
+    return;
+  }
+  await writeWithUniqueSlug(ctx.prisma, kind, trashedSlug(row.slug), (tx, slug) => write(tx, trashedData(row, now, slug)), { exceptId: row.id });
 }
 
 /**

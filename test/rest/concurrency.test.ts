@@ -153,6 +153,27 @@ function uniquenessChecks(target: () => { bases: string[]; auth: string }) {
     expect(statuses(renamed)).toEqual(Array(N).fill(200));
     expect(unique(renamed.map((r) => r.body.slug))).toHaveLength(N);
   });
+
+  // Trashing suffixes the slug `__trashed` (wp_add_trashed_suffix_to_post_name_for_post); when a
+  // record trashed earlier holds that slug, wp_unique_post_slug makes it `__trashed-2`, and so on.
+  it('trashing records of one slug one after another: `__trashed`, `__trashed-2`, `__trashed-3`, never a 500', async () => {
+    for (const [path, body, base] of [
+      ['/events', (n: number) => eventBody('Trash Twice', { description: `Copy ${n}` }), 'trash-twice'],
+      ['/venues', (n: number) => ({ venue: 'Trash Twice Hall', description: `Copy ${n}` }), 'trash-twice-hall'],
+      ['/organizers', (n: number) => ({ organizer: 'Trash Twice Org', description: `Copy ${n}` }), 'trash-twice-org'],
+    ] as const) {
+      const trashed: string[] = [];
+      for (let n = 1; n <= 3; n++) {
+        const created = await send()(path, body(n));
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        expect(created.body.slug).toBe(base); // the trashed ones do not hold the slug
+        const gone = await send()(`${path}/${created.body.id}`, undefined, 'DELETE');
+        expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+        trashed.push(gone.body.slug);
+      }
+      expect(trashed).toEqual([`${base}__trashed`, `${base}__trashed-2`, `${base}__trashed-3`]);
+    }
+  });
 }
 
 describe('uniqueness under concurrent requests, one server', { timeout: 300_000 }, () => {
