@@ -79,7 +79,7 @@ describe('import on a terminal', { timeout: 300_000 }, () => {
   });
 
   it('`cal` bin: --json output is JSON alone, without npm banner', async () => {
-    const child = spawnSync(process.execPath, [path.join(root, 'bin/cal.mjs'), 'user:list', '--json'], { cwd: root, env: env(), encoding: 'utf8', timeout: 240_000 });
+    const child = spawnSync(process.execPath, [path.join(root, 'src/server/cal.mjs'), 'user:list', '--json'], { cwd: root, env: env(), encoding: 'utf8', timeout: 240_000 });
     expect(child.status, child.stderr).toBe(0);
     const users = JSON.parse(child.stdout);
     expect(users.map((u: { login: string }) => u.login)).toEqual(['admin']);

@@ -5,5 +5,5 @@
  */
 import { tsImport } from 'tsx/esm/api';
 
-const cli = await tsImport('../src/server/cli.ts', import.meta.url);
+const cli = await tsImport('./cli.ts', import.meta.url);
 await cli.runAsProcess(process.argv.slice(2));
