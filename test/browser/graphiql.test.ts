@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // Debian's chromium, driven by playwright-core (never `npx playwright install`). CI installs it
@@ -47,10 +47,15 @@ describe.skipIf(!hasChromium || process.env.TEST_BACKEND === 'postgres')('Graphi
     await page.keyboard.press('Delete');
     // insertText, not type(): the editor would auto-close every bracket typed.
     await page.keyboard.insertText(`{ event(id: ${id}) { ... on Event { title startDate } } }`);
-    await page.locator('.graphiql-execute-button').click();
     // Monaco renders spaces as no-break spaces.
     const response = async () => (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
-    await expect.poll(response, { timeout: 20_000 }).toContain('"title": "Browser Jazz Night"');
+    // GraphiQL learns the edited document's operations a moment after the edit (it parses on a
+    // debounce); a run before then asks for the opening example's operation ("Cannot infer operation
+    // UpcomingEvents"). Run again until the answer is the edited document's.
+    await vi.waitFor(async () => {
+      await page.locator('.graphiql-execute-button').click();
+      await expect.poll(response, { timeout: 5_000 }).toContain('"title": "Browser Jazz Night"');
+    }, { timeout: 60_000, interval: 250 });
     expect(await response()).toContain('"startDate": "2030-01-10 20:00:00"');
 
     // The docs explorer knows the schema (introspection went to /graphql and worked).
@@ -131,11 +136,14 @@ describe.skipIf(!hasChromium)('GraphiQL runs @defer in a real browser', () => {
     await page.keyboard.press('Delete');
     await page.keyboard.insertText('{ events { nodes { title ... @defer(label: "slow") { description venues { name } } } } }');
 
-    await page.locator('.graphiql-execute-button').click();
+    // Run until GraphiQL has parsed the edited document (see the test above): then it fetches.
+    await vi.waitFor(async () => {
+      await page.locator('.graphiql-execute-button').click();
+      await page.waitForFunction(() => 'deferred' in window, undefined, { timeout: 5_000 });
+    }, { timeout: 60_000, interval: 250 });
     // GraphiQL asked for incremental delivery and got it: one first payload, then the deferred one.
     // (What the page's fetch received, recorded by the init script: Chromium does not reliably keep
     // a streamed body for the DevTools protocol.)
-    await page.waitForFunction(() => 'deferred' in window, undefined, { timeout: 30_000 });
     const seen = await page.evaluate(() => (window as { deferred?: { accept: string; type: string; body: string } }).deferred);
     expect(seen?.accept).toContain('multipart/mixed');
     expect(seen?.type).toMatch(/^multipart\/mixed/);
