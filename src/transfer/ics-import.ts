@@ -10,7 +10,7 @@ import type { Context } from '../context.ts';
 import { dateToWallClock, wallClockToDate } from '../domain/wall-clock.ts';
 import { createEvent, trashEvent, updateEvent, type EventInput } from '../services/events.ts';
 import { createLinkedPost, reusableLinkedPost, type LinkedKind, type LinkedPostInput } from '../services/linked-posts.ts';
-import { KINDS, type Summary } from './import.ts';
+import { emptySummary, KINDS, type Summary } from './import.ts';
 import { feedKey, loadFeedText, parseFeed, type IcsEntry, type IcsFields } from './ics-source.ts';
 import type { Progress } from './progress.ts';
 import type { SourceOptions } from './source.ts';
@@ -41,16 +41,7 @@ const uidKey = (uid: string) => (uid.length > 200 ? `sha256:${digest(uid)}` : ui
 
 export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progress: Progress): Promise<Summary> {
   const started = Date.now();
-  const zero = () => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
-  const summary: Summary = {
-    kinds: Object.fromEntries(KINDS.map((k) => [k, zero()])) as Summary['kinds'],
-    failures: [],
-    authors: {},
-    images: { imported: 0, failed: 0 },
-    pruned: 0,
-    seconds: 0,
-    rate: 0,
-  };
+  const summary = emptySummary();
   const events = summary.kinds.events;
   const fail = (uid: string | null, localId: number | null, error: unknown) => {
     events.failed++;

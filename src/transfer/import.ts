@@ -55,6 +55,20 @@ export interface Summary {
   rate: number;
 }
 
+/** A summary with every count at zero (each import, from a site, a file or a feed, starts from it). */
+export function emptySummary(): Summary {
+  const zero = (): Counts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
+  return {
+    kinds: Object.fromEntries(KINDS.map((k) => [k, zero()])) as Record<Kind, Counts>,
+    failures: [],
+    authors: {},
+    images: { imported: 0, failed: 0 },
+    pruned: 0,
+    seconds: 0,
+    rate: 0,
+  };
+}
+
 export interface ImportOptions {
   from?: string;
   file?: string;
@@ -110,16 +124,7 @@ class Importer {
     private readonly opts: ImportOptions,
     private readonly progress: Progress,
   ) {
-    const zero = (): Counts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 });
-    this.summary = {
-      kinds: Object.fromEntries(KINDS.map((k) => [k, zero()])) as Record<Kind, Counts>,
-      failures: [],
-      authors: {},
-      images: { imported: 0, failed: 0 },
-      pruned: 0,
-      seconds: 0,
-      rate: 0,
-    };
+    this.summary = emptySummary();
   }
 
   async init() {
