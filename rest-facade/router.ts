@@ -2,7 +2,7 @@ import type { DocumentNode } from 'graphql';
 import type { Middleware } from 'koa';
 import type { Config } from '../src/server/config.ts';
 import type { Executor, PreparedOperation } from '../src/server/yoga.ts';
-import type { AppState } from '../src/context.ts';
+import type { AppState } from '../src/services/context.ts';
 import { categoryHandlers, categoryRoutes } from './resources/categories/routes.ts';
 import { writePermission, type RouteDeps } from './resources/common.ts';
 import { eventHandlers, eventRoutes } from './resources/events/routes.ts';

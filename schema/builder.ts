@@ -5,7 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import { DateTimeResolver } from 'graphql-scalars';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
-import type { Context } from '../src/context.ts';
+import type { Context } from '../src/services/context.ts';
 import type { PageNumbers } from './pagination.ts';
 
 export const builder = new SchemaBuilder<{

@@ -1,5 +1,5 @@
 import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
-import type { Context } from '../src/context.ts';
+import type { Context } from '../src/services/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { MAX_INT } from '../src/domain/ids.ts';
 import { builder } from './builder.ts';

@@ -3,7 +3,7 @@
  * typed errors to WordPress errors (§8), and the list parameters every list reflects.
  */
 import type { ResultOf, TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { AppState, Context } from '../../src/context.ts';
+import type { AppState, Context } from '../../src/services/context.ts';
 import { canCreatePosts } from '../../src/domain/capabilities.ts';
 import type { Executor, PreparedOperation } from '../../src/server/yoga.ts';
 import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createContext, type Context, type Viewer } from '../context.ts';
+import { createContext, type Context, type Viewer } from '../services/context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';

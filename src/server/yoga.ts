@@ -1,6 +1,6 @@
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency } from '../domain/cost.ts';

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import net, { type LookupFunction } from 'node:net';
 import type { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { storeUpload, uploadUrl, wantedUploadPath } from './uploads.ts';
 

@@ -17,7 +17,7 @@
  * to its end gets `materializedUntil` = 9999-12-31 and is never looked at again.
  */
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import type { EventInput } from './events.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { expandSeries, parseSeriesDate, parseSeriesRule, type SeriesRule } from '../domain/recurrence.ts';

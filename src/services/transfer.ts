@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';

@@ -5,7 +5,7 @@
  * the same database always gives the same bytes. Read in pages by ID cursor: constant memory.
  */
 import type { Writable } from 'node:stream';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import { toStamp } from '../services/transfer.ts';
 import { allUploads } from '../services/uploads.ts';
 

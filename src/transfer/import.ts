@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';

@@ -5,7 +5,7 @@
  */
 import { parse } from 'graphql';
 import type { Context } from 'koa';
-import type { AppState } from '../context.ts';
+import type { AppState } from '../services/context.ts';
 import type { Executor } from '../server/yoga.ts';
 
 const SOURCE = `query FeedSeries($ids: [Int!]!, $perPage: Int) {

@@ -17,7 +17,7 @@ import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
 import { koaRequest, type WpDispatch } from '../../rest-facade/wp/mount.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
-import type { AppState } from '../context.ts';
+import type { AppState } from '../services/context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
 import type { Config } from '../server/config.ts';
 import type { Executor } from '../server/yoga.ts';

@@ -10,7 +10,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext, type Context } from '../../src/context.ts';
+import { createContext, type Context } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromIcs, type IcsImportOptions } from '../../src/transfer/ics-import.ts';
 import type { Summary } from '../../src/transfer/import.ts';

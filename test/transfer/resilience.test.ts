@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromSource } from '../../src/transfer/import.ts';
