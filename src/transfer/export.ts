@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Context } from '../services/context.ts';
-import { toStamp } from '../services/transfer.ts';
+import { toStamp } from './restore.ts';
 import { allUploads } from '../services/uploads.ts';
 
 const PAGE = 500;
