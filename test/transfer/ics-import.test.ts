@@ -15,7 +15,7 @@ import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromIcs, type IcsImportOptions } from '../../src/transfer/ics-import.ts';
 import type { Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
-import { main } from '../../src/server/cli.ts';
+import { main } from '../../src/cli/main.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'ics');

@@ -88,7 +88,7 @@ describe('import through an unreliable source', { timeout: 300_000 }, () => {
         delete env.DATABASE_URL;
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json', '--concurrency', '1'],
+          ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json', '--concurrency', '1'],
           { cwd: root, env },
         );
         let stdout = '';
