@@ -1,8 +1,7 @@
 import type { DocumentNode } from 'graphql';
 import type { Middleware } from 'koa';
-import type { Config } from '../src/server/config.ts';
-import type { Executor, PreparedOperation } from '../src/server/yoga.ts';
-import type { AppState } from '../src/context.ts';
+import type { Executor, PreparedOperation } from '../schema/executor.ts';
+import type { AppState, SiteSettings } from '../src/services/context.ts';
 import { categoryHandlers, categoryRoutes } from './resources/categories/routes.ts';
 import { writePermission, type RouteDeps } from './resources/common.ts';
 import { eventHandlers, eventRoutes } from './resources/events/routes.ts';
@@ -49,9 +48,18 @@ function loadOperations(executor: Executor): Map<DocumentNode, PreparedOperation
   return new Map(documents.map((d) => [d, executor.prepare(d)]));
 }
 
+/** What the facade reads of the service's configuration (src/server/config.ts's Config is one). */
+export interface RestConfig {
+  site: Pick<SiteSettings, 'timezone' | 'postsPerPage' | 'maxPerPage' | 'currencyCode'>;
+  siteUrl: string | undefined;
+  trustProxy: boolean;
+  bodyLimit: number;
+  corsOrigins: readonly string[];
+}
+
 interface RestOptions {
   executor: Executor;
-  config: Config;
+  config: RestConfig;
   logger: RouteDeps['logger'];
   now?: () => Date;
 }

@@ -2,11 +2,19 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
+import type { PrismaModelTypes, PrismaNodeRef } from '@pothos/plugin-prisma';
 import { DateTimeResolver } from 'graphql-scalars';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
-import type { Context } from '../src/context.ts';
-import type { PageNumbers } from './pagination.ts';
+import type { Context } from '../src/services/context.ts';
+
+/** What every list connection carries next to Relay's edges/pageInfo (the numbers REST's headers need; schema/pagination.ts). */
+export interface PageNumbers {
+  totalCount: number;
+  page: number;
+  perPage: number;
+  totalPages: number;
+}
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -52,3 +60,10 @@ builder.scalarType('JSON', {
 
 builder.queryType({ description: 'Reads of the calendar.' });
 builder.mutationType({ description: 'Writes to the calendar.' });
+
+/** The ref `builder.prismaNode(Model, …)` returns: what helpers that define fields for several such types take. */
+export type PrismaNodeRefOf<Model extends keyof PrismaTypes> = PrismaNodeRef<
+  typeof builder.$inferSchemaTypes,
+  PrismaModelTypes & PrismaTypes[Model],
+  PrismaTypes[Model]['Shape']
+>;

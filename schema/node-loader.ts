@@ -3,7 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import type { Context } from '../src/context.ts';
+import type { Context } from '../src/services/context.ts';
 import { readableWhere } from '../src/services/visibility.ts';
 
 type Row = { id: number };

@@ -1,8 +1,8 @@
 import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
-import type { Context } from '../src/context.ts';
+import type { Context } from '../src/services/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { MAX_INT } from '../src/domain/ids.ts';
-import { builder } from './builder.ts';
+import { builder, type PageNumbers } from './builder.ts';
 
 export interface PageArgs {
   page?: number | null;
@@ -52,14 +52,6 @@ function offsetOf(cursor: string, field: 'after' | 'before'): number {
     throw new ValidationError(`${field} is not a cursor of this list (use a \`cursor\` or \`pageInfo.endCursor\` it returned).`, field, 'INVALID_CURSOR');
   }
   return offset;
-}
-
-/** What every list connection carries next to Relay's edges/pageInfo (the numbers REST's headers need). */
-export interface PageNumbers {
-  totalCount: number;
-  page: number;
-  perPage: number;
-  totalPages: number;
 }
 
 export interface ListPage<T> extends PageNumbers {

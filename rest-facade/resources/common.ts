@@ -3,9 +3,9 @@
  * typed errors to WordPress errors (§8), and the list parameters every list reflects.
  */
 import type { ResultOf, TypedDocumentNode } from '@graphql-typed-document-node/core';
-import type { AppState, Context } from '../../src/context.ts';
+import type { AppState, Context } from '../../src/services/context.ts';
 import { canCreatePosts } from '../../src/domain/capabilities.ts';
-import type { Executor, PreparedOperation } from '../../src/server/yoga.ts';
+import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';
 import type { WpRequest } from '../wp/types.ts';
 import { wireName } from './params.ts';

@@ -5,7 +5,9 @@
  * is serialized, so handlers never need to translate themselves. Any `Msg` placed inside `data`
  * (e.g. the per-parameter messages of `rest_invalid_param`) is resolved the same way.
  */
-import type { Caller, TFunction } from './types.ts';
+
+/** Interpolating message lookup for the request's language. Unknown keys are returned as is. */
+export type TFunction = (key: string, vars?: Record<string, unknown>) => string;
 
 /** A translatable message: catalog key + interpolation variables. */
 export class Msg {
@@ -163,7 +165,7 @@ export function noRoute(): WpError {
 }
 
 /** `rest_forbidden`: 401 for anonymous callers, 403 for logged-in ones. */
-export function forbidden(user: Caller): WpError {
+export function forbidden(user: { anonymous: boolean }): WpError {
   return tableError('rest_forbidden', undefined, undefined, user.anonymous ? 401 : 403);
 }
 

@@ -7,7 +7,7 @@
  * ordered argument table, an optional permission check and a handler.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { WpError } from './errors.ts';
+import type { TFunction, WpError } from './errors.ts';
 
 export const NAMESPACE = 'cal/events/v1';
 
@@ -75,8 +75,8 @@ export interface WpUrls {
   homeUrl(path?: string): string;
 }
 
-/** Interpolating message lookup for the request's language. Unknown keys are returned as is. */
-export type TFunction = (key: string, vars?: Record<string, unknown>) => string;
+/** Interpolating message lookup for the request's language (defined beside the messages it resolves). */
+export type { TFunction };
 
 export type ArgType = 'integer' | 'boolean' | 'string' | 'number';
 

@@ -1,4 +1,4 @@
-import type { EventInput } from '../../src/services/events.ts';
+import type { EventInput } from '../../src/services/event-input.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum } from '../types/common.ts';
 import { CreateOrganizerInput, CreateVenueInput } from './linked-post-input.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import { CHANGE_ACTIONS, onChange, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';

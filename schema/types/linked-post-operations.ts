@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { buildLinkedPostListQuery } from '../../src/services/linked-post-list.ts';
 import {
@@ -11,14 +11,12 @@ import {
   type LinkedKind,
 } from '../../src/services/linked-posts.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
-import { builder } from '../builder.ts';
+import { builder, type PrismaNodeRefOf } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { LinkedPostFilterInput } from '../inputs/linked-post-filter.ts';
 import { toLinkedPostInput, type CreateOrganizerInput, type CreateVenueInput, type UpdateOrganizerInput, type UpdateVenueInput } from '../inputs/linked-post-input.ts';
 import { definePostLifecycle } from './post-lifecycle.ts';
 import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
-import type { OrganizerRef } from './organizer.ts';
-import type { VenueRef } from './venue.ts';
 
 /**
  * Venues and organizers behave alike (contract §5.6, §7.7): the same reads, list and writes are
@@ -27,7 +25,7 @@ import type { VenueRef } from './venue.ts';
 export function defineLinkedPostOperations(opts: {
   kind: LinkedKind;
   model: 'Venue' | 'Organizer';
-  ref: typeof VenueRef | typeof OrganizerRef;
+  ref: PrismaNodeRefOf<'Venue'> | PrismaNodeRefOf<'Organizer'>;
   single: string;
   plural: string;
   createInput: typeof CreateVenueInput | typeof CreateOrganizerInput;

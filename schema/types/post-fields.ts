@@ -1,5 +1,5 @@
 import type { Event, Organizer, Venue } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
 import { isLocked, lockedContent, readableWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';

@@ -1,5 +1,5 @@
 import type { Event, Organizer, Venue } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import type { PostAddress } from '../../src/services/posts.ts';
 import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.ts';
+import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import {
   buildTermListQuery,
@@ -12,11 +12,9 @@ import {
 } from '../../src/services/terms.ts';
 import { NotFoundError } from '../../src/domain/errors.ts';
 import { normalizeSlugLookup } from '../../src/domain/slug.ts';
-import { builder } from '../builder.ts';
+import { builder, type PrismaNodeRefOf } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
 import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
-import type { EventCategoryRef } from './event-category.ts';
-import type { EventTagRef } from './event-tag.ts';
 import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
 
 export interface DeletedTermShape {
@@ -49,7 +47,7 @@ export function defineTermOperations(opts: {
   taxonomy: Taxonomy;
   model: 'Category' | 'Tag';
   typeName: 'EventCategory' | 'EventTag';
-  ref: typeof EventCategoryRef | typeof EventTagRef;
+  ref: PrismaNodeRefOf<'Category'> | PrismaNodeRefOf<'Tag'>;
   single: string;
   plural: string;
 }) {

@@ -5,7 +5,7 @@ import { schema } from '../../schema/index.ts';
 import { createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
 import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
-import { createContext, type AppState } from '../context.ts';
+import { createContext, type AppState } from '../services/context.ts';
 import type { Database } from '../db/database.ts';
 import { processChangeBus, type ChangeBus } from '../services/changes.ts';
 import { createExecutor, createGraphQLServer } from './yoga.ts';

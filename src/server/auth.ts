@@ -1,5 +1,5 @@
 import type { PrismaClient } from '../../prisma/generated/client/client.ts';
-import type { AuthFailure, Viewer } from '../context.ts';
+import type { AuthFailure, Viewer } from '../services/context.ts';
 import { activeLoginThrottle, type LoginThrottlePolicy } from '../services/throttle.ts';
 import { verifyCredentials } from '../services/users.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IANAZone } from 'luxon';
-import type { SiteSettings } from '../context.ts';
+import type { SiteSettings } from '../services/context.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from '../services/image-import.ts';
 import type { GraphQLLimits } from './graphql-limits.ts';
 import { loadTrustedDocuments, type TrustedDocuments } from './persisted-operations.ts';

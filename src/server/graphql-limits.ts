@@ -19,7 +19,7 @@ import type {
   ValidationContext,
   ValueNode,
 } from 'graphql';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 
 /**
  * Limits of the public GraphQL endpoint (issue 8 item 2, issue 9 item 4), all in one place so that

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
-import { createContext, type Viewer } from '../context.ts';
+import { createContext, type Viewer } from '../services/context.ts';
 import type { Database } from '../db/database.ts';
 import { withQueryBudget } from '../db/request-budget.ts';
 import type { ChangeBus } from '../services/changes.ts';

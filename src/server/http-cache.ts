@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { AppState } from '../context.ts';
+import type { AppState } from '../services/context.ts';
 
 /**
  * HTTP validators and cache policy of GET reads, REST and GraphQL alike: a weak `ETag` (hash of

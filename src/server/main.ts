@@ -8,7 +8,7 @@ import { createLogger } from './logger.ts';
 import { ensureAdmin } from '../services/users.ts';
 import { configureLoginThrottle } from '../services/throttle.ts';
 import { startHorizonTimer } from '../services/recurrence.ts';
-import { createContext } from '../context.ts';
+import { createContext } from '../services/context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 
 function fail(message: string): never {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { print, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import type { ChangeBus } from '../services/changes.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 

@@ -1,6 +1,7 @@
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import type { Context } from '../context.ts';
+import type { Executor, PreparedOperation } from '../../schema/executor.ts';
+import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
@@ -88,17 +89,12 @@ export function createGraphQLServer(
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
 
-/** A named operation parsed and validated once, run many times. */
-export interface PreparedOperation {
-  name: string;
-  document: DocumentNode;
-}
-
 /**
- * The in-process executor the REST facade receives. It runs operations through Yoga's envelop
- * chain (same plugins, masking and context as `/graphql`) without an HTTP round trip.
+ * The in-process executor the REST facade and the pages receive (schema/executor.ts). It runs
+ * operations through Yoga's envelop chain (same plugins, masking and context as `/graphql`)
+ * without an HTTP round trip.
  */
-export function createExecutor(yoga: GraphQLServer) {
+export function createExecutor(yoga: GraphQLServer): Executor {
   const prepare = (document: DocumentNode): PreparedOperation => {
     // Yoga's validate, not our `graphql` import: under vitest that import may resolve to the other
     // build (ESM vs CJS) of graphql, which refuses Yoga's schema.
@@ -116,5 +112,3 @@ export function createExecutor(yoga: GraphQLServer) {
   };
   return { prepare, execute };
 }
-
-export type Executor = ReturnType<typeof createExecutor>;

@@ -1,4 +1,4 @@
-import type { Context, Viewer } from '../context.ts';
+import type { Context, Viewer } from './context.ts';
 import { canCreatePosts, canEdit, canEditOthers, type PostRecord } from '../domain/capabilities.ts';
 import { ForbiddenError, GoneError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 

@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 
 /**
  * The change bus: every committed write to the calendar publishes what it changed, whichever API

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { resolveTimezone } from '../domain/timezone.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 
 /** `now` as UTC instant and as site-local wall clock, for dateUtc/dateLocal/modified columns. */

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { DATE_BOUND_NAMES, DATE_BOUNDS, resolveEventWindow, type DateBoundValues } from '../domain/date-window.ts';
 import { ValidationError } from '../domain/errors.ts';

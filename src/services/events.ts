@@ -1,5 +1,5 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency } from '../domain/cost.ts';
@@ -13,7 +13,8 @@ import { eventTermChanges, publishChange, termChanges, type Change } from './cha
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
-import { createLinkedPost, type LinkedKind, type LinkedPostInput } from './linked-posts.ts';
+import type { EventInput, LinkedRef } from './event-input.ts';
+import { createLinkedPost, type LinkedKind } from './linked-posts.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
@@ -23,48 +24,11 @@ import {
   prepareSeries,
   seriesData,
   updateSeries,
-  type RecurrenceInput,
   type RecurrenceScope,
 } from './recurrence.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
-
-/** A venue or organizer given on an event write: an existing ID, or the fields of one to create/reuse. */
-export interface LinkedRef {
-  id?: number | null;
-  create?: LinkedPostInput | null;
-}
-
-export interface EventInput {
-  title?: string | null;
-  description?: string | null;
-  excerpt?: string | null;
-  slug?: string | null;
-  status?: string | null;
-  authorId?: number | null;
-  date?: string | null;
-  dateUtc?: string | null;
-  timezone?: string | null;
-  allDay?: boolean | null;
-  startDate?: string | null;
-  endDate?: string | null;
-  image?: string | null;
-  cost?: string[] | null;
-  website?: string | null;
-  showMap?: boolean | null;
-  showMapLink?: boolean | null;
-  hideFromListings?: boolean | null;
-  sticky?: boolean | null;
-  featured?: boolean | null;
-  categories?: string[] | null;
-  tags?: string[] | null;
-  venues?: LinkedRef[] | null;
-  organizers?: LinkedRef[] | null;
-  parentId?: number | null;
-  /** Makes the event a recurring series (issue 13; src/services/recurrence.ts). */
-  recurrence?: RecurrenceInput | null;
-}
 
 const MAX_TITLE = 1000;
 

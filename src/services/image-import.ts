@@ -6,9 +6,8 @@ import { createRequire } from 'node:module';
 import net, { type LookupFunction } from 'node:net';
 import type { imageSize } from 'image-size';
 import ipaddr from 'ipaddr.js';
-import type { Context } from '../context.ts';
 import { ValidationError } from '../domain/errors.ts';
-import { storeUpload, uploadUrl, wantedUploadPath } from './uploads.ts';
+import { storeUpload, uploadUrl, wantedUploadPath, type UploadContext } from './uploads.ts';
 
 /** image-size is loaded on the first image import, not at start (its CommonJS build: synchronous). */
 const requireHere = createRequire(import.meta.url);
@@ -47,6 +46,12 @@ export const DEFAULT_IMAGE_IMPORT: ImageImportOptions = {
   maxRedirects: 3,
 };
 
+/**
+ * What an import reads of the request context. A Context of src/services/context.ts is one; that
+ * module holds these options and their default, so it imports this one and not the other way.
+ */
+type ImportContext = UploadContext & { imageImport: ImageImportOptions; now: Date; viewer: { id: number } | null };
+
 /** The raster formats we accept, by the MIME type stored on the attachment. */
 const RASTER_TYPES = {
   'image/jpeg': 'jpg',
@@ -61,7 +66,7 @@ type RasterMime = keyof typeof RASTER_TYPES;
  * caller's import policy (`ctx.imageImport`, from the validated config); `id`: the post ID to give
  * it (a free one, when an import keeps the source's IDs), else the next one.
  */
-export async function importImageFromUrl(ctx: Context, url: URL, field: string, id?: number): Promise<number> {
+export async function importImageFromUrl(ctx: ImportContext, url: URL, field: string, id?: number): Promise<number> {
   const opts = ctx.imageImport;
   const source = url.href;
   const { body, contentType, finalUrl } = await download(url, field, opts);

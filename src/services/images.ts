@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { canUploadFiles } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';

@@ -1,5 +1,5 @@
 import type { Organizer, Prisma, Venue } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { type TransactionClient } from '../db/transactions.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { normalizeSlugLookup, trashedSlug } from '../domain/slug.ts';

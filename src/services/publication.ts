@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import type { Status } from '../domain/capabilities.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { parseDateText } from '../domain/strtotime.ts';

@@ -17,8 +17,8 @@
  * to its end gets `materializedUntil` = 9999-12-31 and is never looked at again.
  */
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
-import type { EventInput } from './events.ts';
+import type { Context } from './context.ts';
+import type { EventInput, RecurrenceInput } from './event-input.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { expandSeries, parseSeriesDate, parseSeriesRule, type SeriesRule } from '../domain/recurrence.ts';
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from '../domain/wall-clock.ts';
@@ -26,12 +26,6 @@ import { requireEditable } from './authz.ts';
 import { publishChange, type Change } from './changes.ts';
 import { locatePost } from './posts.ts';
 import { retryOnWriteConflict } from './retry.ts';
-
-export interface RecurrenceInput {
-  rule: string;
-  exdates?: string[] | null;
-  rdates?: string[] | null;
-}
 
 const DEFAULT_HORIZON_DAYS = 730;
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import type { Category, Prisma, Tag } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';

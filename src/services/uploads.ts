@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PrismaClient } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
 
 /**
  * Image files served by this service itself under `/wp-content/uploads/<path>` (issue 22): an
@@ -13,6 +12,12 @@ import type { Context } from '../context.ts';
  */
 
 export const UPLOADS_PREFIX = '/wp-content/uploads/';
+
+/** What storing a file reads of the request context (a Context of src/services/context.ts is one). */
+export interface UploadContext {
+  prisma: PrismaClient;
+  imageImport: { uploadsDir?: string };
+}
 
 /** A path segment kept as it is: letters, digits and the usual file-name punctuation. */
 const SAFE_SEGMENT = /^[\p{L}\p{N}][\p{L}\p{N}._~@+-]*$/u;
@@ -79,7 +84,7 @@ function fileOf(dir: string, relative: string): string {
  * (`-2`, `-3`, … as WordPress does); the same bytes under the same path are stored once. Returns
  * the path taken.
  */
-export async function storeUpload(ctx: Pick<Context, 'prisma' | 'imageImport'>, wanted: string, bytes: Buffer, mimeType: string): Promise<string> {
+export async function storeUpload(ctx: UploadContext, wanted: string, bytes: Buffer, mimeType: string): Promise<string> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const dir = ctx.imageImport.uploadsDir;
   for (let n = 1; n < 1000; n++) {
@@ -150,7 +155,7 @@ export async function* allUploads(prisma: PrismaClient, uploadsDir: string | und
 
 /** Restores one stored file as exported (same path, bytes and date); the bytes must match their digest. */
 export async function restoreUpload(
-  ctx: Pick<Context, 'prisma' | 'imageImport'>,
+  ctx: UploadContext,
   record: { path: string; mimeType: string; sha256: string; createdAt: string; data: string },
 ): Promise<void> {
   if (uploadPathOf(uploadUrl(record.path)) !== record.path) throw new Error(`invalid upload path: ${record.path}`);

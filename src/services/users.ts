@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { hash, verify } from '@node-rs/argon2';
 import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
-import type { Context, Viewer } from '../context.ts';
+import type { Context, Viewer } from './context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { requireViewer } from './authz.ts';

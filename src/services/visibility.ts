@@ -1,5 +1,5 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 import {
   ALL_STATUSES,
   DEFAULT_EDITOR_LIST_STATUSES,

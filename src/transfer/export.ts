@@ -5,8 +5,8 @@
  * the same database always gives the same bytes. Read in pages by ID cursor: constant memory.
  */
 import type { Writable } from 'node:stream';
-import type { Context } from '../context.ts';
-import { toStamp } from '../services/transfer.ts';
+import type { Context } from '../services/context.ts';
+import { toStamp } from './restore.ts';
 import { allUploads } from '../services/uploads.ts';
 
 const PAGE = 500;

@@ -6,9 +6,10 @@
  * digest of what the feed said: a second run of an unchanged feed writes nothing.
  */
 import { createHash } from 'node:crypto';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import { dateToWallClock, wallClockToDate } from '../domain/wall-clock.ts';
-import { createEvent, trashEvent, updateEvent, type EventInput } from '../services/events.ts';
+import type { EventInput } from '../services/event-input.ts';
+import { createEvent, trashEvent, updateEvent } from '../services/events.ts';
 import { createLinkedPost, reusableLinkedPost, type LinkedKind, type LinkedPostInput } from '../services/linked-posts.ts';
 import { emptySummary, KINDS, type Summary } from './import.ts';
 import { feedKey, loadFeedText, parseFeed, type IcsEntry, type IcsFields } from './ics-source.ts';

@@ -1,13 +1,13 @@
 /**
  * `npm run cal -- import`: from another calendar's REST API (`--from`) or from an export file
- * (`--file`). Every record goes through the transfer services (src/services/transfer.ts) in one
+ * (`--file`). Every record goes through the transfer services (src/transfer/restore.ts) in one
  * transaction with its mapping row, so an interrupted run resumes without duplicates and a second
  * run finds every record unchanged.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
@@ -28,7 +28,7 @@ import {
   type TermRecord,
   type TransferKind,
   type VenueRecord,
-} from '../services/transfer.ts';
+} from './restore.ts';
 import { mapEvent, mapOrganizer, mapTerm, mapVenue, type Mapped } from './map.ts';
 import type { Progress } from './progress.ts';
 import { discoverEventsRoot } from './discover.ts';

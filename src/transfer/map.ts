@@ -5,7 +5,7 @@
  */
 import { formatCost, parseCostValues } from '../domain/cost.ts';
 import { localToUtc } from '../domain/wall-clock.ts';
-import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../services/transfer.ts';
+import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from './restore.ts';
 
 type Json = Record<string, any>;
 

@@ -5,8 +5,8 @@
  */
 import { parse } from 'graphql';
 import type { Context } from 'koa';
-import type { AppState } from '../context.ts';
-import type { Executor } from '../server/yoga.ts';
+import type { AppState } from '../services/context.ts';
+import type { Executor } from '../../schema/executor.ts';
 
 const SOURCE = `query FeedSeries($ids: [Int!]!, $perPage: Int) {
   events(filter: { include: $ids }, perPage: $perPage) {

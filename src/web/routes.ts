@@ -17,14 +17,17 @@ import { getT } from '../../rest-facade/wp/i18n.ts';
 import { createLocator, makeUrls } from '../../rest-facade/wp/locate.ts';
 import { koaRequest, type WpDispatch } from '../../rest-facade/wp/mount.ts';
 import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
-import type { AppState } from '../context.ts';
+import type { RestConfig } from '../../rest-facade/router.ts';
+import type { Executor } from '../../schema/executor.ts';
+import type { AppState } from '../services/context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
-import type { Config } from '../server/config.ts';
-import type { Executor } from '../server/yoga.ts';
 import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
 import { createFeedSeriesLoader } from './feed-series.ts';
 import { buildOpenApi } from './openapi.ts';
 import { createRestGet, type RestAnswer } from './rest-call.ts';
+
+/** What the pages read of the service's configuration (src/server/config.ts's Config is one). */
+type WebConfig = Pick<RestConfig, 'site' | 'siteUrl' | 'trustProxy'>;
 
 /** Most events one feed carries (pages of `CAL_MAX_PER_PAGE` are fetched up to this). */
 export const FEED_MAX_EVENTS = 500;
@@ -85,7 +88,7 @@ function listItems(events: RestEvent[]) {
 /** WordPress's query variables of the term archives (`/?cal_events_cat=slug`, `/?tag=slug`): not REST filters. */
 const ARCHIVE_QUERY_VARS = ['cal_events_cat', 'tag', 'post_type'];
 
-export function createWebRouter({ rest, executor, config, now }: { rest: WpDispatch; executor: Executor; config: Config; now?: () => Date }): Middleware<AppState> {
+export function createWebRouter({ rest, executor, config, now }: { rest: WpDispatch; executor: Executor; config: WebConfig; now?: () => Date }): Middleware<AppState> {
   const restGet = createRestGet(rest);
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/server/auth.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { LoginThrottle } from '../../src/services/throttle.ts';
 import { clearCredentialCache, createApplicationPassword, hashPassword } from '../../src/services/users.ts';

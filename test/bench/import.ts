@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { buildApp } from '../../src/server/app.ts';

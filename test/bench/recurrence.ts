@@ -25,7 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pino from 'pino';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { buildApp } from '../../src/server/app.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
-import { main } from '../../src/server/cli.ts';
+import { main } from '../../src/cli/main.ts';
 import { clearCredentialCache, verifyCredentials } from '../../src/services/users.ts';
 import { pgliteTemplateImage, testBackend } from '../helpers/database.ts';
 import { runCli, type CliRun } from '../helpers/process.ts';

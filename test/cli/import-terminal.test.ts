@@ -67,7 +67,7 @@ function onTerminal(command: string, marker: string, giveUpMs: number): Promise<
 
 describe('import on a terminal', { timeout: 300_000 }, () => {
   it.skipIf(!hasScript)('a failed import prints its failure on its own line and exits non-zero at once', async () => {
-    const cli = `${quote(process.execPath)} --import tsx src/server/cli.ts import --from ${sourceBase}/wp-json/tribe/events/v1 --login admin --password x`;
+    const cli = `${quote(process.execPath)} --import tsx src/cli/main.ts import --from ${sourceBase}/wp-json/tribe/events/v1 --login admin --password x`;
     const run = await onTerminal(cli, 'cal: import failed', 120_000);
     const text = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
     expect(text).toMatch(/categories/); // the progress bars were drawn
@@ -79,7 +79,7 @@ describe('import on a terminal', { timeout: 300_000 }, () => {
   });
 
   it('`cal` bin: --json output is JSON alone, without npm banner', async () => {
-    const child = spawnSync(process.execPath, [path.join(root, 'src/server/cal.mjs'), 'user:list', '--json'], { cwd: root, env: env(), encoding: 'utf8', timeout: 240_000 });
+    const child = spawnSync(process.execPath, [path.join(root, 'src/cli/cal.mjs'), 'user:list', '--json'], { cwd: root, env: env(), encoding: 'utf8', timeout: 240_000 });
     expect(child.status, child.stderr).toBe(0);
     const users = JSON.parse(child.stdout);
     expect(users.map((u: { login: string }) => u.login)).toEqual(['admin']);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteSettings } from '../../src/server/config.ts';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { loadReadablePost, withAccessFields } from '../../src/services/posts.ts';
 import { createGraphQLHarness, type Role } from '../helpers/graphql.ts';
 

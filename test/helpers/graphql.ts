@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { SAMPLE_TIMEZONE } from './server.ts';
-import { createContext, type SiteSettings, type Viewer } from '../../src/context.ts';
+import { createContext, type SiteSettings, type Viewer } from '../../src/services/context.ts';
 import { hashPassword } from '../../src/services/users.ts';
 import { createGraphQLServer } from '../../src/server/yoga.ts';
 import { schema } from '../../schema/index.ts';

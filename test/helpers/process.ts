@@ -78,10 +78,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** `npm run cal -- …` without npm: node with tsx's loader on `src/server/cli.ts`, waiting for it to exit. */
+/** `npm run cal -- …` without npm: node with tsx's loader on `src/cli/main.ts`, waiting for it to exit. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), ...args], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

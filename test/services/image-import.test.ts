@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
-import { createContext, type Context } from '../../src/context.ts';
+import { createContext, type Context } from '../../src/services/context.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import {
   DEFAULT_IMAGE_IMPORT,

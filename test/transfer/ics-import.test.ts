@@ -10,12 +10,12 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext, type Context } from '../../src/context.ts';
+import { createContext, type Context } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromIcs, type IcsImportOptions } from '../../src/transfer/ics-import.ts';
 import type { Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
-import { main } from '../../src/server/cli.ts';
+import { main } from '../../src/cli/main.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'ics');

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { exportAll } from '../../src/transfer/export.ts';
 import { importFromFile, importFromSource, type Summary } from '../../src/transfer/import.ts';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromSource } from '../../src/transfer/import.ts';
@@ -88,7 +88,7 @@ describe('import through an unreliable source', { timeout: 300_000 }, () => {
         delete env.DATABASE_URL;
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', path.join(root, 'src/server/cli.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json', '--concurrency', '1'],
+          ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'import', '--from', proxyBase, '--login', ADMIN_LOGIN, '--password', passwordOf(ADMIN_LOGIN), '--json', '--concurrency', '1'],
           { cwd: root, env },
         );
         let stdout = '';

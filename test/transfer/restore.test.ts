@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { clearCredentialCache } from '../../src/services/users.ts';

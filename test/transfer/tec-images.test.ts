@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { DEFAULT_IMAGE_IMPORT } from '../../src/services/image-import.ts';
 import { resolveImageRef } from '../../src/services/images.ts';

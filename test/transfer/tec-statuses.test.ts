@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.ts';
+import { createContext } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromSource, reasonOf, type Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';

@@ -1,6 +1,6 @@
-import type { PrismaClient, UserRole } from '../prisma/generated/client/client.ts';
-import { processChangeBus, type ChangeBus } from './services/changes.ts';
-import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './services/image-import.ts';
+import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
+import { processChangeBus, type ChangeBus } from './changes.ts';
+import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
 export interface SiteSettings {

@@ -1,13 +1,13 @@
-import type { Context } from '../context.ts';
+import type { Context } from '../services/context.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { parseSeriesRule } from '../domain/recurrence.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
-import { requireViewer } from './authz.ts';
-import { importImageFromUrl } from './image-import.ts';
-import { writeWithUniqueSlug } from './slugs.ts';
+import { requireViewer } from '../services/authz.ts';
+import { importImageFromUrl } from '../services/image-import.ts';
+import { writeWithUniqueSlug } from '../services/slugs.ts';
 
 /**
  * Writing records as they are elsewhere (an import from another calendar, a restore from an
