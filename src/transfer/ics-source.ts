@@ -97,7 +97,7 @@ const ianaOf = (name: string | null | undefined) => {
  */
 const candidateZones = () => [
   ...WINDOWS_TO_IANA_MAP.filter((z) => z.territory === '001').map((z) => z.iana[0]),
-  ...(Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'),
+  ...Intl.supportedValuesOf('timeZone'),
 ];
 
 /** Reads a feed's VEVENTs; a text that is not an iCalendar feed is an IcsFeedError. */
