@@ -80,8 +80,9 @@ function nonEmpty(value: string | null | undefined, field: string, max?: number)
 function validateInput(input: EventInput, creating: boolean) {
   if (creating) {
     const missing = (['title', 'startDate', 'endDate'] as const).filter((k) => !input[k]);
-    if (missing.length) {
-      throw new ValidationError(`Required: ${missing.join(', ')}`, missing[0], 'REQUIRED');
+    const [first] = missing;
+    if (first) {
+      throw new ValidationError(`Required: ${missing.join(', ')}`, first, 'REQUIRED');
     }
   }
   nonEmpty(input.title, 'title', MAX_TITLE);

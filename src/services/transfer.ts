@@ -341,7 +341,7 @@ export async function createPosts(
 ): Promise<{ created: { index: number; id: number }[]; rest: number[] }> {
   requireAdmin(ctx);
   const rest: number[] = [];
-  const ok: { index: number; id: number; slug: string | null; data: Record<string, unknown> }[] = [];
+  const ok: { index: number; id: number; slug: string | null; data: Record<string, unknown>; record: EventRecord | VenueRecord | OrganizerRecord }[] = [];
   const wanted = items.map((i) => i.preferredId).filter((id): id is number => !!id && id > 0 && id <= 2_147_483_647);
   const slugs = items.map((i) => i.record.slug).filter((s): s is string => !!s);
   const takenIds = new Set((await ctx.prisma.post.findMany({ where: { id: { in: wanted } }, select: { id: true } })).map((p) => p.id));
@@ -358,13 +358,13 @@ export async function createPosts(
     }
     ids.add(id);
     if (slug) takenSlugs.add(slug);
-    ok.push({ index, id, slug, data });
+    ok.push({ index, id, slug, data, record });
   });
   if (!ok.length) return { created: [], rest };
   await ctx.prisma.post.createMany({ data: ok.map((o) => ({ id: o.id, type: kind })) });
   await delegate(ctx, kind).createMany({ data: ok.map((o) => ({ ...o.data, id: o.id, slug: o.slug })) as never });
   if (kind === 'EVENT') {
-    const events = ok.map((o) => ({ id: o.id, record: items[o.index].record as EventRecord }));
+    const events = ok.map((o) => ({ id: o.id, record: o.record as EventRecord }));
     const rows = <T>(pick: (e: EventRecord, id: number) => T[]) => events.flatMap((e) => pick(e.record, e.id));
     await ctx.prisma.eventVenue.createMany({ data: rows((e, eventId) => e.venueIds.map((venueId, position) => ({ eventId, venueId, position }))) });
     await ctx.prisma.eventOrganizer.createMany({ data: rows((e, eventId) => e.organizerIds.map((organizerId, position) => ({ eventId, organizerId, position }))) });
