@@ -89,6 +89,13 @@ const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
+/** `list[index]`, for an index taken from `list` (createPosts answers indices into its input). */
+function item<T>(list: readonly T[], index: number): T {
+  const value = list[index];
+  if (value === undefined) throw new Error(`No item ${index} in a list of ${list.length}`);
+  return value;
+}
+
 /**
  * Why a record failed, never empty: the first line of the error's message; for a database error
  * (Prisma's messages open with a blank line and "Invalid `…` invocation", the cause comes last) its
@@ -99,8 +106,9 @@ export function reasonOf(error: unknown): string {
   const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : '';
   const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
   const code = typeof e.code === 'string' && e.code ? e.code : '';
-  if (lines.length) {
-    const line = /^Invalid `.*` invocation/.test(lines[0]) ? lines[lines.length - 1] : lines[0];
+  const [first] = lines;
+  if (first !== undefined) {
+    const line = /^Invalid `.*` invocation/.test(first) ? (lines.at(-1) ?? first) : first;
     return code && !line.includes(code) ? `${line} (${code})` : line;
   }
   if (code) return code;
@@ -318,14 +326,14 @@ class Importer {
             const ctx = { ...this.ctx, prisma: tx as unknown as Context['prisma'] };
             const r = await createPosts(ctx, POST_KIND[kind]!, fresh.map((e) => ({ preferredId: e.sourceId, record: e.build() })));
             await tx.transferMapping.createMany({
-              data: r.created.map(({ index, id }) => ({ source: this.sourceKey, kind: SINGULAR[kind], sourceId: fresh[index].sourceId, localId: id, hash: fresh[index].hash })),
+              data: r.created.map(({ index, id }) => ({ source: this.sourceKey, kind: SINGULAR[kind], sourceId: item(fresh, index).sourceId, localId: id, hash: item(fresh, index).hash })),
             });
             return r;
           },
           { timeout: 120_000 },
         );
         for (const { index, id } of done.created) {
-          const e = fresh[index];
+          const e = item(fresh, index);
           this.seen.get(kind)!.add(e.sourceId);
           this.map.set(e.key, { localId: id, hash: e.hash });
           counts.created++;
@@ -455,6 +463,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
   const worker = async () => {
     while (next < probe.length) {
       const id = probe[next++];
+      if (id === undefined) break;
       const res = await source.get(source.url(`/events/${id}`, authed ? { context: 'edit' } : {}));
       if (res.status !== 200) continue;
       try {
