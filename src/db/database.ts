@@ -427,5 +427,5 @@ function describe(url: URL): string {
 }
 
 function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
+  return ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').trim();
 }
