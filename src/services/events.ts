@@ -154,8 +154,11 @@ interface Links {
   tags?: number[];
 }
 
+/** The links an update replaces, and the image and parent it sets. */
+type RelationData = Pick<Prisma.EventUncheckedUpdateInput, 'venues' | 'organizers' | 'categories' | 'tags'> & { imageId?: number | null; parentId?: number | null };
+
 async function relationData(ctx: Context, input: EventInput, links: Links = {}) {
-  const data: Record<string, unknown> = {};
+  const data: RelationData = {};
   const types = await linkedTypes(ctx, input);
   if (input.venues) {
     const ids = (links.venues = await resolveLinked(ctx, 'VENUE', input.venues, types));
@@ -186,7 +189,7 @@ async function relationData(ctx: Context, input: EventInput, links: Links = {}) 
 }
 
 function scalarData(input: EventInput) {
-  const data: Record<string, unknown> = {};
+  const data: Partial<Prisma.EventUncheckedCreateInput> = {};
   if (input.title) data.title = input.title.trim();
   if (input.description !== undefined && input.description !== null) data.content = input.description;
   if (input.excerpt !== undefined && input.excerpt !== null) data.excerpt = input.excerpt;
@@ -294,7 +297,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
     tagsBefore.map((t) => t.tagId),
   );
   const links: Links = {};
-  const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input, links)) };
+  const data: Prisma.EventUncheckedUpdateInput = { ...scalarData(input), ...(await relationData(ctx, input, links)) };
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, current.authorId);
 
   const timezone = timezoneOf(input, current.timezone);
@@ -326,7 +329,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   const status = (data.status ?? current.status) as Status;
   const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
   const write = (db: TransactionClient, slug?: string) =>
-    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } });
+    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
   if (wantsSlug && slugify(wantsSlug) !== current.slug) {
     await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
   } else {
