@@ -36,7 +36,7 @@ export interface Database {
 
 /** A raw session: `query` runs one statement (with parameters), `exec` a script of several. */
 export interface DatabaseSession {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
   exec(script: string): Promise<unknown>;
 }
 
@@ -218,7 +218,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
       const client = new pg.Client(config);
       await client.connect();
       try {
-        return await fn({ query: async (sql, params) => (await client.query(sql, params)) as never, exec: (script) => client.query(script) });
+        return await fn({ query: (sql, params) => client.query(sql, params), exec: (script) => client.query(script) });
       } finally {
         await client.end();
       }
