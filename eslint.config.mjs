@@ -1,8 +1,30 @@
 // Lints the committed GraphQL schema (`npm run lint:schema`, CI) against the conventions written in
-// README.md (GraphQL → Schema conventions). Only schema/schema.graphql is linted here.
+// README.md (GraphQL → Schema conventions), and keeps type escapes out of the TypeScript sources
+// (`npm run lint:types`, CI): no `any`, `as never` or `as unknown as` outside generated code and tests.
 import graphql from '@graphql-eslint/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+/** Files whose escapes other branches of issue 27 remove (src/web: typed page operations; the change bus rewrite). Drop when merged. */
+const PENDING = ['src/web/**', 'schema/types/changes.ts', 'src/services/changes.ts', 'src/server/changes-transport.ts'];
 
 export default [
+  {
+    files: ['src/**/*.ts', 'schema/**/*.ts', 'rest-facade/**/*.ts', 'prisma/*.ts'],
+    ignores: ['**/generated/**', ...PENDING],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSAsExpression > TSNeverKeyword.typeAnnotation', message: '`as never` hides a type error: type the value instead.' },
+        {
+          selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+          message: '`as unknown as` hides a type error: type the value instead.',
+        },
+      ],
+    },
+  },
   {
     files: ['schema/**/*.graphql'],
     languageOptions: {

@@ -13,7 +13,8 @@ async function main([command, ...args]: string[]): Promise<void> {
       await db.close();
     }
   } else if (command === 'create' && args.length === 1) {
-    const dir = await createMigration(args[0]);
+    const [name = ''] = args;
+    const dir = await createMigration(name);
     console.log(dir ? `created prisma/migrations/${dir}/migration.sql` : 'no changes');
   } else {
     console.error(usage);

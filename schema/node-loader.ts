@@ -1,44 +1,51 @@
-import { brandWithType } from '@pothos/core';
+import { brandWithType, type OutputType, type SchemaTypes } from '@pothos/core';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Context } from '../src/services/context.ts';
+import type { ReadTable } from '../src/db/tables.ts';
 import { readableWhere } from '../src/services/visibility.ts';
+import { ImageRef } from './types/common.ts';
+import { EventCategoryRef } from './types/event-category.ts';
+import { EventTagRef } from './types/event-tag.ts';
+import { EventRef } from './types/event.ts';
+import { OrganizerRef } from './types/organizer.ts';
+import { UserRef } from './types/user.ts';
+import { VenueRef } from './types/venue.ts';
 
 type Row = { id: number };
-type Delegate = { findMany(args: object): Promise<Row[]> };
+type NodeType = { ref: OutputType<SchemaTypes>; table: (ctx: Context) => Pick<ReadTable<Row>, 'findMany'>; where: (ctx: Context) => object };
 
 /**
  * How each Node type loads: its Prisma delegate and the caller's visibility (the same rule as the
  * type's `findUnique`: a record the caller may not read is "not found" and answers null).
  */
-const NODE_TYPES: Record<string, { delegate: (ctx: Context) => Delegate; where: (ctx: Context) => object }> = {
-  Event: { delegate: (ctx) => ctx.prisma.event as unknown as Delegate, where: readableWhere },
-  Venue: { delegate: (ctx) => ctx.prisma.venue as unknown as Delegate, where: readableWhere },
-  Organizer: { delegate: (ctx) => ctx.prisma.organizer as unknown as Delegate, where: readableWhere },
-  EventCategory: { delegate: (ctx) => ctx.prisma.category as unknown as Delegate, where: () => ({}) },
-  EventTag: { delegate: (ctx) => ctx.prisma.tag as unknown as Delegate, where: () => ({}) },
-  Image: { delegate: (ctx) => ctx.prisma.attachment as unknown as Delegate, where: () => ({}) },
-  User: { delegate: (ctx) => ctx.prisma.user as unknown as Delegate, where: () => ({}) },
+const NODE_TYPES: Record<string, NodeType> = {
+  Event: { ref: EventRef, table: (ctx) => ctx.prisma.event, where: readableWhere },
+  Venue: { ref: VenueRef, table: (ctx) => ctx.prisma.venue, where: readableWhere },
+  Organizer: { ref: OrganizerRef, table: (ctx) => ctx.prisma.organizer, where: readableWhere },
+  EventCategory: { ref: EventCategoryRef, table: (ctx) => ctx.prisma.category, where: () => ({}) },
+  EventTag: { ref: EventTagRef, table: (ctx) => ctx.prisma.tag, where: () => ({}) },
+  Image: { ref: ImageRef, table: (ctx) => ctx.prisma.attachment, where: () => ({}) },
+  User: { ref: UserRef, table: (ctx) => ctx.prisma.user, where: () => ({}) },
 };
 
 /** One DataLoader per request (its context), node type and selection: one query per type per request. */
 const loaders = new WeakMap<Context, Map<string, DataLoader<number, Row | null>>>();
 
-function loaderFor(ctx: Context, typeName: string, query: object): DataLoader<number, Row | null> {
+function loaderFor(ctx: Context, typeName: string, { ref, table, where }: NodeType, query: object): DataLoader<number, Row | null> {
   let perRequest = loaders.get(ctx);
   if (!perRequest) loaders.set(ctx, (perRequest = new Map()));
   const key = `${typeName}\0${JSON.stringify(query)}`;
   let loader = perRequest.get(key);
   if (!loader) {
-    const { delegate, where } = NODE_TYPES[typeName];
-    loader = new DataLoader(async (ids) => {
-      const rows = await delegate(ctx).findMany({ ...query, where: { ...where(ctx), id: { in: [...ids] } } });
+    loader = new DataLoader<number, Row | null>(async (ids) => {
+      const rows = await table(ctx).findMany({ ...query, where: { ...where(ctx), id: { in: [...ids] } } });
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => {
         const row = byId.get(id) ?? null;
-        if (row) brandWithType(row, typeName as never);
+        if (row) brandWithType(row, ref);
         return row;
       });
     });
@@ -67,7 +74,7 @@ export async function loadNodes(
   const queryFor = (typeName: string) => {
     let query = queries.get(typeName);
     if (!query) {
-      query = Promise.resolve(queryFromInfo({ context: ctx, info, typeName, awaitSelections: true } as never) as object);
+      query = Promise.resolve(queryFromInfo({ context: ctx, info, typeName, awaitSelections: true }));
       queries.set(typeName, query);
     }
     return query;
@@ -75,8 +82,9 @@ export async function loadNodes(
   return Promise.all(
     globalIds.map(async (decoded) => {
       const id = Number(decoded.id);
-      if (!NODE_TYPES[decoded.typename] || !Number.isSafeInteger(id)) return null;
-      return loaderFor(ctx, decoded.typename, await queryFor(decoded.typename)).load(id);
+      const type = NODE_TYPES[decoded.typename];
+      if (!type || !Number.isSafeInteger(id)) return null;
+      return loaderFor(ctx, decoded.typename, type, await queryFor(decoded.typename)).load(id);
     }),
   );
 }

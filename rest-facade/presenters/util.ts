@@ -94,7 +94,8 @@ export function dateDetails(text: string): { year: string; month: string; day: s
 function wallMillis(text: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(text ?? '');
   if (!m) return null;
-  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+  const [, year = '', month = '', day = '', hour = '', minute = '', second = ''] = m;
+  return Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
 }
 
 /**

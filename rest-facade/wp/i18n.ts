@@ -55,5 +55,5 @@ export function getT(lang: Lang = 'en'): TFunction {
 
 /** Interpolation placeholders (`{{name}}`) of a message, sorted — used by the catalog tests. */
 export function placeholders(message: string): string[] {
-  return [...message.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1]).sort();
+  return [...message.matchAll(/\{\{\s*([\w.-]+)\s*\}\}/g)].map((m) => m[1] ?? '').sort();
 }

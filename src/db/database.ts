@@ -36,7 +36,7 @@ export interface Database {
 
 /** A raw session: `query` runs one statement (with parameters), `exec` a script of several. */
 export interface DatabaseSession {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
   exec(script: string): Promise<unknown>;
 }
 
@@ -85,6 +85,7 @@ async function loadPGlite() {
   ]);
   const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm } };
   /** The community adapter is typed against an older @prisma/driver-adapter-utils; the shapes match. */
+  // eslint-disable-next-line no-restricted-syntax -- TODO(issue 27): a third-party type mismatch, not ours to narrow
   const connect = (pglite: PGlite) => (new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory).connect();
   return { PGlite, options, connect };
 }
@@ -218,7 +219,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
       const client = new pg.Client(config);
       await client.connect();
       try {
-        return await fn({ query: async (sql, params) => (await client.query(sql, params)) as never, exec: (script) => client.query(script) });
+        return await fn({ query: (sql, params) => client.query(sql, params), exec: (script) => client.query(script) });
       } finally {
         await client.end();
       }
@@ -427,5 +428,5 @@ function describe(url: URL): string {
 }
 
 function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
+  return ((e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '').trim();
 }

@@ -20,6 +20,8 @@ function nulField(value: unknown, path: string, depth = 0): string | null {
  * messages; this is the net under them.
  */
 export function guardInput(client: PrismaClient): PrismaClient {
+  // TODO(issue 27): $extends answers Prisma's extension type, not PrismaClient (query hooks only, no new members).
+  // eslint-disable-next-line no-restricted-syntax -- the one cast left here until the client type follows the extension
   return client.$extends({
     query: {
       $allModels: {

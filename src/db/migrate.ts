@@ -158,7 +158,7 @@ async function dryRun(session: DatabaseSession, script: string): Promise<string 
     await session.exec(script);
     return null;
   } catch (e) {
-    return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    return (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
   } finally {
     await session.exec('ROLLBACK');
   }
@@ -291,7 +291,7 @@ function loadWasm(): typeof glue {
 
 /** E.g. `migration 20260101000000_x: Error querying the database: ERROR: relation "Post" already exists`. */
 function engineMessage(e: unknown): string {
-  const [head, trace = ''] = (e instanceof Error ? e.message : String(e)).split(/\n\s+0: /);
+  const [head = '', trace = ''] = (e instanceof Error ? e.message : String(e)).split(/\n\s+0: /);
   const text = head
     .split('\n')
     .filter((line) => line.trim() && line !== 'external connector error')

@@ -4,6 +4,16 @@ import type { Prisma, PrismaClient } from '../../prisma/generated/client/client.
 export type TransactionClient = Prisma.TransactionClient;
 
 /**
+ * `tx` where a whole client is expected (a Context's `prisma`, for services that open nested
+ * transactions of their own): every call goes to the transaction, apart from the connection
+ * lifecycle (`$connect`, `$disconnect`, `$on`, `$extends`) a transaction client lacks, which stays
+ * with `root`.
+ */
+export function transactionScoped(root: PrismaClient, tx: TransactionClient): PrismaClient {
+  return new Proxy(root, { get: (target, key) => (key in tx ? Reflect.get(tx, key) : Reflect.get(target, key)) });
+}
+
+/**
  * Runs `fn` in one interactive transaction. On a client that is already a transaction (the import
  * writes each record in one) it nests (a savepoint), so its locks last until the outer commit.
  * Waiting for a pooled connection, or PGlite's single one, under load is not an error.

@@ -110,18 +110,20 @@ export function formatCost(
  * `0` as `Free`, numbers through `number`, costs without a number as entered; HTML-escaped.
  */
 function showRange(list: CostEntry[], number: (text: string) => string): string {
+  const [first] = list;
+  if (!first) return '';
   let min: CostEntry;
   let max: CostEntry;
   const numbers = list.filter((e) => e.numeric);
-  if (list.length === 1 && !list[0].numeric) {
-    min = max = list[0];
+  if (list.length === 1 && !first.numeric) {
+    min = max = first;
   } else if (numbers.length) {
     min = numbers.reduce((a, b) => (b.value < a.value ? b : a));
     max = numbers.reduce((a, b) => (b.value > a.value ? b : a));
   } else {
     const sorted = [...list].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    min = sorted[0];
-    max = sorted[sorted.length - 1];
+    min = sorted[0] ?? first;
+    max = sorted.at(-1) ?? first;
   }
   const show = (e: CostEntry): string => {
     if (!e.numeric) return escapeHtml(e.text.trim());

@@ -60,7 +60,7 @@ export function parseSeriesRule(text: string, timezone: string): SeriesRule {
     if (!name || value === undefined || extra !== undefined || !value) throw invalid(`Malformed rule part: "${part}".`);
     if (!SUPPORTED.has(name)) throw invalid(`Unsupported rule part: ${name}.`, 'UNSUPPORTED_RULE');
     if (parts.has(name)) throw invalid(`Rule part given twice: ${name}.`);
-    if (!PART_SYNTAX[name].test(value)) throw invalid(`Invalid ${name}: "${value}".`);
+    if (!PART_SYNTAX[name]?.test(value)) throw invalid(`Invalid ${name}: "${value}".`);
     parts.set(name, value);
   }
   const freq = parts.get('FREQ');
@@ -88,7 +88,7 @@ export function parseSeriesRule(text: string, timezone: string): SeriesRule {
   }
   if (monthdays.length) {
     const months = parts.get('BYMONTH')?.split(',').map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-    const longest = Math.max(...months.map((m) => MONTH_DAYS[m - 1]));
+    const longest = Math.max(...months.map((m) => MONTH_DAYS[m - 1] ?? 31));
     if (monthdays.every((d) => Math.abs(d) > longest)) throw invalid('BYMONTHDAY never falls in the given months.', 'EMPTY_SERIES');
   }
   let options: Partial<Options>;

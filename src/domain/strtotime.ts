@@ -99,6 +99,10 @@ const processYear = (text: string): number => {
 };
 const num = (text: string | undefined): number => parseInt(text ?? '0', 10);
 const fracMs = (text: string | undefined): number => (text ? Math.round(Number(`0.${text}`) * 1000) : 0);
+/** Group `i` of a rule's match, one its pattern always captures. */
+const group = (m: RegExpExecArray, i: number): string => m[i] ?? fail(`unparsed part of the date (group ${i})`);
+/** The entry of a word table (months, weekdays, relative texts) for a word a rule's pattern only matches when listed. */
+const lookup = <T>(table: Record<string, T>, word: string | undefined): T => (word === undefined ? undefined : table[word]) ?? fail(`unknown word ${word}`);
 
 const MONTHS: Record<string, number> = {
   jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
@@ -152,7 +156,8 @@ interface Rule {
 
 function unitOf(word: string): { unit: 's' | 'i' | 'h' | 'd' | 'm' | 'y' | 'weekday'; mult: number } | null {
   const w = word.toLowerCase();
-  if (w in WEEKDAYS) return { unit: 'weekday', mult: WEEKDAYS[w] };
+  const weekday = WEEKDAYS[w];
+  if (weekday !== undefined) return { unit: 'weekday', mult: weekday };
   if (/^(sec|secs|second|seconds)$/.test(w)) return { unit: 's', mult: 1 };
   if (/^(min|mins|minute|minutes)$/.test(w)) return { unit: 'i', mult: 1 };
   if (/^hours?$/.test(w)) return { unit: 'h', mult: 1 };
@@ -204,8 +209,8 @@ function zoneFromToken(token: string): Zone | null {
   }
   t = t.toUpperCase();
   if (t === 'UTC' || t === 'GMT' || t === 'Z' || t === 'UT') return FixedOffsetZone.utcInstance;
-  if (t in TIMEZONE_ABBREVIATIONS) {
-    const o = TIMEZONE_ABBREVIATIONS[t];
+  const o = TIMEZONE_ABBREVIATIONS[t];
+  if (o !== undefined) {
     return o === 0 ? FixedOffsetZone.utcInstance : FixedOffsetZone.instance(o);
   }
   if (token.includes('/') && IANAZone.isValidZone(token)) return IANAZone.create(token);
@@ -252,7 +257,7 @@ rule('timestamp', '@(-?[0-9]+)(?:\\.([0-9]{1,6}))?', (m, st) => {
   st.h = st.i = st.s = 0;
   st.ms = 0;
   st.rel.s += num(m[1]);
-  if (m[2]) st.ms = (m[1].startsWith('-') ? -1 : 1) * fracMs(m[2]);
+  if (m[2]) st.ms = (group(m, 1).startsWith('-') ? -1 : 1) * fracMs(m[2]);
 });
 rule('firstdayof|lastdayof', '(first|last) day of(?![a-z])', (m, st) => {
   st.haveRelative = true;
@@ -272,18 +277,18 @@ rule('backof|frontof', `(back|front) of (${HOUR24})(?:${SPACE})?(?:${MERIDIAN})?
 });
 rule('weekdayof', `(${RELTEXTNUMBER}|${RELTEXTTEXT})${SPACE}(${DAYFULL}|${DAYABBR})${SPACE}of(?![a-z])`, (m, st) => {
   st.haveRelative = true;
-  const [amount, behavior] = RELTEXT[m[1]];
+  const [amount, behavior] = lookup(RELTEXT, m[1]);
   if (amount > 0) {
     st.rel.special = 1;
-    setRelative(st, amount, 1, m[2]);
+    setRelative(st, amount, 1, group(m, 2));
   } else {
     st.rel.special = 2;
-    setRelative(st, amount, behavior, m[2]);
+    setRelative(st, amount, behavior, group(m, 2));
   }
 });
 rule('time12', `(${HOUR12})(?:[:.](${MINUTE})(?:[:.](${SECONDLZ}))?)?(?:${SPACE})?${MERIDIAN}`, (m, st) => {
   haveTime(st);
-  st.h = meridian(num(m[1]), m[4]);
+  st.h = meridian(num(m[1]), group(m, 4));
   st.i = m[2] ? num(m[2]) : 0;
   st.s = m[3] ? num(m[3]) : 0;
 });
@@ -300,7 +305,7 @@ rule('gnunocolon', `t?(${HOUR24LZ})(${MINUTELZ})${NOT_DIGIT}`, (m, st) => {
     st.i = num(m[2]);
     st.s = 0;
   } else if (st.haveTime === 1) {
-    st.y = num(m[1] + m[2]);
+    st.y = num(group(m, 1) + group(m, 2));
   } else fail('Double time specification');
   st.haveTime++;
 });
@@ -329,27 +334,27 @@ rule(
 );
 rule('iso8601date2', `([0-9]{2})-(${MONTHLZ})-(${DAYLZ})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.y = processYear(m[1]);
+  st.y = processYear(group(m, 1));
   st.m = num(m[2]);
   st.d = num(m[3]);
 });
 rule('gnudateshorter', `([0-9]{4})-(${MONTH})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.y = processYear(m[1]);
+  st.y = processYear(group(m, 1));
   st.m = num(m[2]);
   st.d = 1;
 });
 rule('gnudateshort', `([0-9]{1,4})-(${MONTH})-(${DAY})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.y = processYear(m[1]);
+  st.y = processYear(group(m, 1));
   st.m = num(m[2]);
   st.d = num(m[3]);
 });
 rule('datefull', `(${DAY})[ \\t.-]*(${MONTHTEXT})[ \\t.-]*([0-9]{1,4})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
   st.d = num(m[1]);
-  st.m = MONTHS[m[2]];
-  st.y = processYear(m[3]);
+  st.m = lookup(MONTHS, m[2]);
+  st.y = processYear(group(m, 3));
 });
 rule('pointeddate4', `(${DAY})[.\\t-](${MONTH})[.-]([0-9]{4})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
@@ -361,18 +366,18 @@ rule('pointeddate2', `(${DAY})[.\\t](${MONTH})\\.([0-9]{2})${NOT_DIGIT}`, (m, st
   haveDate(st);
   st.d = num(m[1]);
   st.m = num(m[2]);
-  st.y = processYear(m[3]);
+  st.y = processYear(group(m, 3));
 });
 rule('datenoday', `(${MONTHTEXT})[ .\\t-]*([0-9]{4})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.m = MONTHS[m[1]];
+  st.m = lookup(MONTHS, m[1]);
   st.y = num(m[2]);
   st.d = 1;
 });
 rule('datenodayrev', `([0-9]{4})[ .\\t-]*(${MONTHTEXT})`, (m, st) => {
   haveDate(st);
   st.y = num(m[1]);
-  st.m = MONTHS[m[2]];
+  st.m = lookup(MONTHS, m[2]);
   st.d = 1;
 });
 rule(
@@ -380,7 +385,7 @@ rule(
   `(${MONTHTEXT})[ .\\t-]*(${DAY})(?:[,.stndrh\\t ]+([0-9]{1,4})|[,.stndrh\\t ]*)`,
   (m, st) => {
     haveDate(st);
-    st.m = MONTHS[m[1]];
+    st.m = lookup(MONTHS, m[1]);
     st.d = num(m[2]);
     if (m[3]) st.y = processYear(m[3]);
   },
@@ -388,7 +393,7 @@ rule(
 rule('datenoyearrev', `(${DAY})[ .\\t-]*(${MONTHTEXT})`, (m, st) => {
   haveDate(st);
   st.d = num(m[1]);
-  st.m = MONTHS[m[2]];
+  st.m = lookup(MONTHS, m[2]);
 });
 rule('datenocolon', `([0-9]{4})(${MONTHLZ})(${DAYLZ})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
@@ -420,14 +425,14 @@ rule(
 );
 rule('pgtextshort', `(${MONTHABBR})-(${DAYLZ})-([0-9]{1,4})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.m = MONTHS[m[1]];
+  st.m = lookup(MONTHS, m[1]);
   st.d = num(m[2]);
-  st.y = processYear(m[3]);
+  st.y = processYear(group(m, 3));
 });
 rule('pgtextreverse', `([0-9]{1,4})-(${MONTHABBR})-(${DAYLZ})${NOT_DIGIT}`, (m, st) => {
   haveDate(st);
-  st.y = processYear(m[1]);
-  st.m = MONTHS[m[2]];
+  st.y = processYear(group(m, 1));
+  st.m = lookup(MONTHS, m[2]);
   st.d = num(m[3]);
 });
 rule('year4', `([0-9]{4})${NOT_DIGIT}`, (m, st) => {
@@ -448,12 +453,12 @@ rule('daytext', `(${DAYFULL}|${DAYABBR})(?![a-z])`, (m, st) => {
   st.haveRelative = true;
   st.rel.haveWeekday = true;
   unhaveTime(st);
-  st.rel.weekday = WEEKDAYS[m[1]];
+  st.rel.weekday = lookup(WEEKDAYS, m[1]);
   if (st.rel.weekdayBehavior !== 2) st.rel.weekdayBehavior = 1;
 });
 rule('relativetextweek', `(${RELTEXTTEXT})${SPACE}week(?![a-z])`, (m, st) => {
   st.haveRelative = true;
-  const [amount, behavior] = RELTEXT[m[1]];
+  const [amount, behavior] = lookup(RELTEXT, m[1]);
   setRelative(st, amount, behavior, 'week');
   st.rel.weekdayBehavior = 2;
   if (!st.rel.haveWeekday) {
@@ -463,23 +468,23 @@ rule('relativetextweek', `(${RELTEXTTEXT})${SPACE}week(?![a-z])`, (m, st) => {
 });
 rule('relativetext', `(${RELTEXTNUMBER}|${RELTEXTTEXT})${SPACE}(${RELUNIT})`, (m, st) => {
   st.haveRelative = true;
-  const [amount, behavior] = RELTEXT[m[1]];
-  setRelative(st, amount, behavior, m[2]);
+  const [amount, behavior] = lookup(RELTEXT, m[1]);
+  setRelative(st, amount, behavior, group(m, 2));
 });
 rule('monthtext', `(${MONTHFULL}|${MONTHABBR})(?![a-z])`, (m, st) => {
   haveDate(st);
-  st.m = MONTHS[m[1]];
+  st.m = lookup(MONTHS, m[1]);
 });
-rule('tzcorrection|tz', `(${TZCORRECTION}|${TZ})`, (m, st) => setZone(st, m[1]));
+rule('tzcorrection|tz', `(${TZCORRECTION}|${TZ})`, (m, st) => setZone(st, group(m, 1)));
 rule(
   'dateshortwithtime12',
   `(${MONTHTEXT})[ .\\t-]*(${DAY})[,.stndrh\\t ]*(${HOUR12})[:.](${MINUTE})(?:[:.](${SECONDLZ}))?(?:${SPACE})?${MERIDIAN}`,
   (m, st) => {
     haveDate(st);
-    st.m = MONTHS[m[1]];
+    st.m = lookup(MONTHS, m[1]);
     st.d = num(m[2]);
     haveTime(st);
-    st.h = meridian(num(m[3]), m[6]);
+    st.h = meridian(num(m[3]), group(m, 6));
     st.i = num(m[4]);
     st.s = m[5] ? num(m[5]) : 0;
   },
@@ -489,7 +494,7 @@ rule(
   `(${MONTHTEXT})[ .\\t-]*(${DAY})[,.stndrh\\t ]*t?(${HOUR24})[:.](${MINUTE})(?:[:.](${SECOND})(?:\\.([0-9]+))?)?${NOT_DIGIT}(?:(?:${SPACE})?(${TZCORRECTION}|${TZ}))?`,
   (m, st) => {
     haveDate(st);
-    st.m = MONTHS[m[1]];
+    st.m = lookup(MONTHS, m[1]);
     st.d = num(m[2]);
     haveTime(st);
     st.h = num(m[3]);
@@ -501,9 +506,9 @@ rule(
 );
 rule('relative', `([+-]*)[ \\t]*([0-9]{1,13})(?:${SPACE})?(${RELUNIT})`, (m, st) => {
   st.haveRelative = true;
-  const negative = (m[1].match(/-/g)?.length ?? 0) % 2 === 1;
+  const negative = (group(m, 1).match(/-/g)?.length ?? 0) % 2 === 1;
   const amount = (negative ? -1 : 1) * num(m[2]);
-  setRelative(st, amount, 1, m[3], true);
+  setRelative(st, amount, 1, group(m, 3), true);
 });
 
 const SKIP = /[ .,\t\n\r\v\f]+/y;

@@ -93,7 +93,7 @@ function splitHtml(text: string): string[] {
 function replaceInHtmlTags(html: string, pairs: Record<string, string>): string {
   const parts = splitHtml(html);
   for (let i = 1; i < parts.length; i += 2) {
-    for (const [from, to] of Object.entries(pairs)) parts[i] = parts[i].split(from).join(to);
+    for (const [from, to] of Object.entries(pairs)) parts[i] = parts[i]?.split(from).join(to) ?? '';
   }
   return parts.join('');
 }
@@ -105,7 +105,7 @@ function preserveNewlinesInRawText(html: string): string {
   let last = 0;
   for (const m of html.matchAll(/<(script|style|svg)/g)) {
     if (m.index < last) continue;
-    const name = m[1];
+    const [, name = ''] = m;
     let next = closers.get(name);
     if (!next) closers.set(name, (next = forwardFinder(html, `</${name}>`)));
     const close = next(m.index + m[0].length);
@@ -261,8 +261,8 @@ function texturizePrimes(haystack: string, needle: string, prime: string, openQu
   const flagNoDigit = new RegExp(`(?<!\\d)${escapeRe(flag)}`, 'g');
 
   const sentences = haystack.split(openQuote);
-  for (let key = 0; key < sentences.length; key++) {
-    let sentence = sentences[key];
+  for (const [key, original] of sentences.entries()) {
+    let sentence = original;
     if (!sentence.includes(needle)) continue;
     if (key !== 0 && !sentence.includes(closeQuote)) {
       let count = 0;
@@ -297,7 +297,7 @@ function texturizePrimes(haystack: string, needle: string, prime: string, openQu
 }
 
 function texturizeText(curl: string): string {
-  for (let i = 0; i < STATIC_FROM.length; i++) curl = curl.split(STATIC_FROM[i]).join(STATIC_TO[i]);
+  STATIC_FROM.forEach((from, i) => (curl = curl.split(from).join(STATIC_TO[i] ?? from)));
   if (curl.includes("'")) {
     for (const [re, to] of APOS_RULES) curl = curl.replace(re, to);
     curl = texturizePrimes(curl, "'", PRIME, OPEN_SQ_FLAG, CLOSING_SINGLE_QUOTE);
@@ -335,7 +335,7 @@ export function texturize(text: string | null | undefined): string {
       if (part.startsWith('<!--')) continue;
       const m = NO_TEXTURIZE.exec(part);
       if (m) {
-        const name = m[1].toLowerCase();
+        const name = (m[1] ?? '').toLowerCase();
         if (part[1] === '/') {
           const idx = stack.lastIndexOf(name);
           if (idx !== -1) stack.splice(idx, 1);

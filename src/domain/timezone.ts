@@ -77,7 +77,7 @@ let ianaIndex: Map<string, string> | undefined;
 function canonicalIana(name: string): string {
   if (!ianaIndex) {
     ianaIndex = new Map();
-    const list = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+    const list = Intl.supportedValuesOf('timeZone');
     for (const n of list) ianaIndex.set(n.toLowerCase(), n);
     for (const n of ['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT', 'US/Eastern', 'US/Central', 'US/Mountain', 'US/Pacific', 'US/Alaska', 'US/Hawaii', 'US/Arizona', 'Asia/Calcutta', 'Europe/Kiev', 'Asia/Saigon', 'Asia/Katmandu', 'America/Buenos_Aires', 'America/Indianapolis']) {
       if (!ianaIndex.has(n.toLowerCase())) ianaIndex.set(n.toLowerCase(), n);
@@ -156,7 +156,7 @@ function resolveUncached(label: string): ResolvedTimezone | null {
   // `UTC+2`, `UTC-5:30`, `GMT+2`, `UTC+0`
   const utcOffset = /^(?:UTC|GMT)\s*([+-].*)$/i.exec(text);
   if (utcOffset) {
-    const minutes = parseOffset(utcOffset[1].replace(/\s+/g, ''));
+    const minutes = parseOffset((utcOffset[1] ?? '').replace(/\s+/g, ''));
     if (minutes === null) return null;
     return { name: offsetLabel(minutes), zone: fixed(minutes), kind: 'offset' };
   }
@@ -169,8 +169,8 @@ function resolveUncached(label: string): ResolvedTimezone | null {
   }
 
   // PHP looks abbreviations up before identifiers (`EST` is a fixed -05:00 there).
-  if (/^[A-Za-z]{1,6}$/.test(text) && upper !== 'GMT' && upper in TIMEZONE_ABBREVIATIONS) {
-    const minutes = TIMEZONE_ABBREVIATIONS[upper];
+  const minutes = /^[A-Za-z]{1,6}$/.test(text) && upper !== 'GMT' ? TIMEZONE_ABBREVIATIONS[upper] : undefined;
+  if (minutes !== undefined) {
     return { name: upper, zone: fixed(minutes), kind: 'abbreviation' };
   }
 
@@ -278,9 +278,10 @@ function abbrUncached(tzName: string, localWallClock: string): string {
     return offset === 0 ? 'UTC' : numericAbbr(offset);
   }
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(localWallClock ?? '');
+  const [, year = '', month = '', day = '', hour, minute, second] = m ?? [];
   const dt = m
     ? DateTime.fromObject(
-        { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0 },
+        { year: +year, month: +month, day: +day, hour: hour ? +hour : 0, minute: minute ? +minute : 0, second: second ? +second : 0 },
         { zone: resolved.zone },
       )
     : DateTime.now().setZone(resolved.zone);

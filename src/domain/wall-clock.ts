@@ -30,7 +30,8 @@ export function formatWallClock(dt: DateTime): string {
 function splitWall(text: string): WallFields | null {
   const m = WALL_RE.exec(text.trim());
   if (!m) return null;
-  return { year: +m[1], month: +m[2], day: +m[3], hour: m[4] ? +m[4] : 0, minute: m[5] ? +m[5] : 0, second: m[6] ? +m[6] : 0 };
+  const [, year = '', month = '', day = '', hour, minute, second] = m;
+  return { year: +year, month: +month, day: +day, hour: hour ? +hour : 0, minute: minute ? +minute : 0, second: second ? +second : 0 };
 }
 
 /** Milliseconds of the wall clock read as if it were UTC (normalizes overflowing fields). */

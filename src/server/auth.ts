@@ -25,7 +25,7 @@ export async function authenticate(prisma: PrismaClient, request: AuthRequest): 
   if (!header) return { viewer: null };
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) return { error: 'malformed_authorization' };
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const decoded = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 1) return { error: 'malformed_authorization' };
   const login = decoded.slice(0, colon);

@@ -65,8 +65,8 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
     },
     { now: ctx.now, siteTimezone: settings.timezone, cutoff: settings.multiDayCutoff },
   );
-  if (window.invalid.length) {
-    const field = window.invalid[0];
+  const [field] = window.invalid;
+  if (field !== undefined) {
     throw new ValidationError(`Invalid date: ${field}`, field, 'INVALID_DATE');
   }
   const local = settings.timezoneMode === 'event';
@@ -144,7 +144,7 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
  * occurrence table's series index per candidate series.
  */
 function onePerSeries(and: Prisma.EventWhereInput[]): Prisma.EventWhereInput {
-  const [status, listed] = and;
+  const [status = {}, listed = {}] = and;
   return {
     OR: [
       { AND: [...and, { occurrence: { is: null } }] },

@@ -44,8 +44,9 @@ function nonEmpty(value: string | null | undefined, field: string, max?: number)
 function validateInput(input: EventInput, creating: boolean) {
   if (creating) {
     const missing = (['title', 'startDate', 'endDate'] as const).filter((k) => !input[k]);
-    if (missing.length) {
-      throw new ValidationError(`Required: ${missing.join(', ')}`, missing[0], 'REQUIRED');
+    const [first] = missing;
+    if (first) {
+      throw new ValidationError(`Required: ${missing.join(', ')}`, first, 'REQUIRED');
     }
   }
   nonEmpty(input.title, 'title', MAX_TITLE);
@@ -117,8 +118,11 @@ interface Links {
   tags?: number[];
 }
 
+/** The links an update replaces, and the image and parent it sets. */
+type RelationData = Pick<Prisma.EventUncheckedUpdateInput, 'venues' | 'organizers' | 'categories' | 'tags'> & { imageId?: number | null; parentId?: number | null };
+
 async function relationData(ctx: Context, input: EventInput, links: Links = {}) {
-  const data: Record<string, unknown> = {};
+  const data: RelationData = {};
   const types = await linkedTypes(ctx, input);
   if (input.venues) {
     const ids = (links.venues = await resolveLinked(ctx, 'VENUE', input.venues, types));
@@ -149,7 +153,7 @@ async function relationData(ctx: Context, input: EventInput, links: Links = {}) 
 }
 
 function scalarData(input: EventInput) {
-  const data: Record<string, unknown> = {};
+  const data: Partial<Prisma.EventUncheckedCreateInput> = {};
   if (input.title) data.title = input.title.trim();
   if (input.description !== undefined && input.description !== null) data.content = input.description;
   if (input.excerpt !== undefined && input.excerpt !== null) data.excerpt = input.excerpt;
@@ -257,7 +261,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
     tagsBefore.map((t) => t.tagId),
   );
   const links: Links = {};
-  const data: Record<string, unknown> = { ...scalarData(input), ...(await relationData(ctx, input, links)) };
+  const data: Prisma.EventUncheckedUpdateInput = { ...scalarData(input), ...(await relationData(ctx, input, links)) };
   if (input.authorId !== undefined && input.authorId !== null) data.authorId = await resolveAuthor(ctx, input.authorId, current.authorId);
 
   const timezone = timezoneOf(input, current.timezone);
@@ -289,7 +293,7 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   const status = (data.status ?? current.status) as Status;
   const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
   const write = (db: TransactionClient, slug?: string) =>
-    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) } as never, select: { id: true } });
+    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
   if (wantsSlug && slugify(wantsSlug) !== current.slug) {
     await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
   } else {

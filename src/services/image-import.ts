@@ -128,12 +128,14 @@ export function isForbiddenAddress(address: string): boolean {
   const range = v6.range();
   if (range === 'unicast') return false;
   const parts = v6.parts;
+  // ipaddr.js always gives the eight 16-bit parts.
+  const [p0 = 0, p1 = 0, p2 = 0, , , , p6 = 0, p7 = 0] = parts;
   const embedded = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
-  if (range === 'ipv4Mapped' || range === 'rfc6145') return embedded(parts[6], parts[7]).range() !== 'unicast';
-  if (range === 'rfc6052' && parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) {
-    return embedded(parts[6], parts[7]).range() !== 'unicast';
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return embedded(p6, p7).range() !== 'unicast';
+  if (range === 'rfc6052' && p0 === 0x64 && p1 === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) {
+    return embedded(p6, p7).range() !== 'unicast';
   }
-  if (range === '6to4') return embedded(parts[1], parts[2]).range() !== 'unicast';
+  if (range === '6to4') return embedded(p1, p2).range() !== 'unicast';
   return true;
 }
 
@@ -187,14 +189,15 @@ function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
     const o = typeof lookupOptions === 'number' ? { family: lookupOptions } : (lookupOptions ?? {});
     const family = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : (o.family ?? 0);
     const list = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-    if (list.length === 0) {
+    const [first] = list;
+    if (!first) {
       const err: NodeJS.ErrnoException = new Error(`no pinned IPv${family} address`);
       err.code = 'ENOTFOUND';
       callback(err, '', 0);
     } else if (o.all) {
       callback(null, list);
     } else {
-      callback(null, list[0].address, list[0].family);
+      callback(null, first.address, first.family);
     }
   };
 }
@@ -353,7 +356,7 @@ function formatSeconds(ms: number): string {
 // Content checks
 
 function mediaType(header: string | undefined): string | undefined {
-  const value = header?.split(';')[0].trim().toLowerCase();
+  const value = header?.split(';')[0]?.trim().toLowerCase();
   return value ? value : undefined;
 }
 

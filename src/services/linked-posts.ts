@@ -101,8 +101,11 @@ function validate(kind: LinkedKind, input: LinkedPostInput, creating: boolean) {
   }
 }
 
+/** Columns a write sets: those both tables have, and each kind's own (set for that kind only). */
+type LinkedPostData = Partial<Prisma.VenueUncheckedCreateInput> & Partial<Prisma.OrganizerUncheckedCreateInput>;
+
 async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput, current?: Row) {
-  const data: Record<string, unknown> = {};
+  const data: LinkedPostData = {};
   if (input.name) data.name = input.name.trim();
   if (input.description !== undefined && input.description !== null) data.content = input.description;
   for (const f of kind === 'VENUE' ? venueText : organizerText) {
@@ -115,7 +118,7 @@ async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput,
     if (input.showMapLink !== undefined && input.showMapLink !== null) data.showMapLink = input.showMapLink;
     if (input.stateprovince !== undefined && input.stateprovince !== null) data.stateprovince = input.stateprovince;
     else if (input.state !== undefined || input.province !== undefined || input.country !== undefined || !current) {
-      data.stateprovince = deriveStateProvince({ ...(current ?? {}), ...data } as never);
+      data.stateprovince = deriveStateProvince({ ...(current ?? {}), ...data });
     }
   }
   if (input.image !== undefined && input.image !== null) data.imageId = await resolveImageRef(ctx, input.image);
@@ -189,21 +192,11 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
     const duplicate = await reusable(ctx, tx, kind, name, description);
     if (duplicate) return { duplicate };
     const id = await insertPost(tx, kind, async (id) => {
-      const created = await (kind === 'VENUE' ? tx.venue : (tx.organizer as unknown as typeof tx.venue)).create({
-        data: {
-          ...(data as { name: string }),
-          name,
-          slug,
-          ...published,
-          authorId,
-          modifiedUtc: now.utc,
-          modifiedLocal: now.local,
-          showMap: kind === 'VENUE' ? ((data.showMap as boolean | undefined) ?? true) : undefined,
-          showMapLink: kind === 'VENUE' ? ((data.showMapLink as boolean | undefined) ?? true) : undefined,
-          id,
-        } as never,
-        select: { id: true },
-      });
+      const row = { ...data, name, slug, ...published, authorId, modifiedUtc: now.utc, modifiedLocal: now.local, id };
+      const created =
+        kind === 'VENUE'
+          ? await tx.venue.create({ data: { ...row, showMap: data.showMap ?? true, showMapLink: data.showMapLink ?? true }, select: { id: true } })
+          : await tx.organizer.create({ data: row, select: { id: true } });
       return created.id;
     });
     return { id };

@@ -95,7 +95,7 @@ export function withScalars<Q extends PostQuery>(query: Q, fields: Record<string
  * way, through `locateReadablePost`, so every error (not found, wrong kind, no longer available,
  * not accessible) and its precedence stay exactly as they are.
  */
-export async function loadReadablePost<Q extends PostQuery, T>(
+export async function loadReadablePost<Q extends PostQuery, T extends Pick<PostRow, 'status' | 'authorId'>>(
   ctx: Context,
   kind: PostKind,
   address: PostAddress,
@@ -105,7 +105,7 @@ export async function loadReadablePost<Q extends PostQuery, T>(
   const load = (where: { id: number } | { slug: string }) => find({ ...withAccessFields(query), where });
   const where = lookupWhere(address);
   const row = where ? await load(where) : null;
-  if (row && viewerCanRead(ctx, row as unknown as Pick<PostRow, 'status' | 'authorId'>)) return row;
+  if (row && viewerCanRead(ctx, row)) return row;
   // Missing or unreadable: raise the exact error, or (changed in between) load what is readable now.
   const readable = await locateReadablePost(ctx, kind, address);
   const reloaded = await load({ id: readable.id });

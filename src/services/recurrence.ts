@@ -64,8 +64,9 @@ export function prepareSeries(ctx: Context, input: RecurrenceInput, anchor: Date
   // A finite rule (COUNT/UNTIL) is bounded as a whole (the cap applies to all of it), an infinite one within the horizon.
   const finite = rule.options.count !== undefined || rule.options.until !== undefined;
   const { starts } = expandSeries(rule, anchor, rdates, exdates, finite ? FOREVER : horizonEnd(ctx, anchor, timezone));
-  if (!starts.length) throw new ValidationError('The recurrence yields no occurrence.', 'recurrence.rule', 'EMPTY_SERIES');
-  return { rule, anchor, rdates, exdates, first: starts[0] };
+  const [first] = starts;
+  if (!first) throw new ValidationError('The recurrence yields no occurrence.', 'recurrence.rule', 'EMPTY_SERIES');
+  return { rule, anchor, rdates, exdates, first };
 }
 
 /** The series columns of a prepared series, and the row's own dates moved to its first occurrence. */
@@ -195,20 +196,25 @@ async function createOccurrences(ctx: Context, series: SeriesRow, starts: Date[]
     const taken = new Set(
       (await ctx.prisma.event.findMany({ where: { slug: { in: slugs.filter((s): s is string => !!s) } }, select: { slug: true } })).map((r) => r.slug),
     );
-    const rows = starts.map((start, i) => ({
-      ...(base as Omit<Prisma.EventCreateManyInput, 'id' | 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc'>),
-      cost: series.cost,
-      id: ids[i],
-      slug: slugs[i] && taken.has(slugs[i]) ? `${slugs[i]}-${ids[i]}` : slugs[i],
-      parentId: series.id,
-      ...occurrenceDates(start, duration, series.timezone),
-    }));
+    const rows = starts.map((start, i) => {
+      const id = ids[i];
+      const slug = slugs[i] ?? null;
+      if (id === undefined) throw new Error(`createOccurrences: ${starts.length} posts asked, ${ids.length} created`);
+      return {
+        ...(base as Omit<Prisma.EventCreateManyInput, 'id' | 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc'>),
+        cost: series.cost,
+        id,
+        slug: slug && taken.has(slug) ? `${slug}-${id}` : slug,
+        parentId: series.id,
+        ...occurrenceDates(start, duration, series.timezone),
+      };
+    });
     await ctx.prisma.event.createMany({ data: rows });
     await ctx.prisma.eventOccurrence.createMany({
-      data: rows.map((r, i) => ({
+      data: rows.map((r) => ({
         eventId: r.id,
         seriesId: series.id,
-        recurrenceLocal: starts[i],
+        recurrenceLocal: r.startLocal, // the start it was made from (occurrenceDates)
         startLocal: r.startLocal,
         endLocal: r.endLocal,
         startUtc: r.startUtc,

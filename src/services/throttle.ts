@@ -152,9 +152,8 @@ export class LoginThrottle {
     const list = this.failures.get(key);
     if (!list) return [];
     const cutoff = now - this.windowMs;
-    let drop = 0;
-    while (drop < list.length && list[drop] <= cutoff) drop++;
-    if (drop === list.length) {
+    const drop = list.findIndex((at) => at > cutoff);
+    if (drop === -1) {
       this.failures.delete(key);
       return [];
     }
@@ -166,7 +165,8 @@ export class LoginThrottle {
     const list = this.live(key, now);
     if (list.length < limit) return 0;
     // The oldest kept failure (the list keeps the newest `limit`) is the one to expire.
-    const until = list[list.length - limit] + this.windowMs;
+    const [oldest = now] = list.slice(-limit);
+    const until = oldest + this.windowMs;
     return Math.max(1, Math.ceil((until - now) / 1000));
   }
 

@@ -148,8 +148,9 @@ export async function* allUploads(prisma: PrismaClient, uploadsDir: string | und
       const file = await readUpload(prisma, uploadsDir, r.path);
       if (file) yield { path: r.path, createdAt: r.createdAt, ...file };
     }
-    if (rows.length < page) return;
-    after = rows[rows.length - 1].path;
+    const last = rows.at(-1);
+    if (rows.length < page || !last) return;
+    after = last.path;
   }
 }
 

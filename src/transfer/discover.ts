@@ -29,8 +29,9 @@ function withRoute(u: URL, route: string): string {
 export function apiLinkOf(header: string | null, base: string): string | null {
   if (!header) return null;
   for (const m of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-    const rels = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(m[2])?.[1]?.split(/\s+/) ?? [];
-    if (rels.includes(API_REL)) return new URL(m[1], base).href;
+    const [, target = '', params = ''] = m;
+    const rels = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(params)?.[1]?.split(/\s+/) ?? [];
+    if (rels.includes(API_REL)) return new URL(target, base).href;
   }
   return null;
 }

@@ -27,8 +27,9 @@ async function* pages<T extends { id: number }>(read: (after: number) => Promise
   for (let after = 0; ; ) {
     const rows = await read(after);
     for (const r of rows) yield r;
-    if (rows.length < PAGE) return;
-    after = rows[rows.length - 1].id;
+    const last = rows.at(-1);
+    if (rows.length < PAGE || !last) return;
+    after = last.id;
   }
 }
 

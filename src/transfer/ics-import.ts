@@ -46,7 +46,7 @@ export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progre
   const events = summary.kinds.events;
   const fail = (uid: string | null, localId: number | null, error: unknown) => {
     events.failed++;
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     summary.failures.push({ kind: 'event', id: localId, reason: uid ? `UID ${uid}: ${reason}` : reason });
   };
 

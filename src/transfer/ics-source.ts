@@ -97,7 +97,7 @@ const ianaOf = (name: string | null | undefined) => {
  */
 const candidateZones = () => [
   ...WINDOWS_TO_IANA_MAP.filter((z) => z.territory === '001').map((z) => z.iana[0]),
-  ...(Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'),
+  ...Intl.supportedValuesOf('timeZone'),
 ];
 
 /** Reads a feed's VEVENTs; a text that is not an iCalendar feed is an IcsFeedError. */
@@ -132,7 +132,7 @@ export function parseFeed(text: string, siteTimezone: string): IcsFeed {
       if (!group.master) throw new IcsFeedError('only overrides (RECURRENCE-ID), no VEVENT of the event itself');
       entries.push(readEntry(uid, group.master, group.overrides, zones));
     } catch (error) {
-      failures.push({ uid, reason: (error as Error).message.split('\n')[0] });
+      failures.push({ uid, reason: (error as Error).message.split('\n')[0] ?? '' });
     }
   }
   return { entries, failures };
@@ -155,9 +155,10 @@ function readEntry(uid: string, master: ICAL.Component, overrides: ICAL.Componen
     if (String(o.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED') cancelled.push(slot);
     else edited.push({ recurrenceId: slot, fields: readFields(o, zones, fields.timezone) });
   }
-  const recurrence = rrule.length ? { rule: String(rrule[0].getFirstValue()), exdates: [...dates('exdate'), ...cancelled], rdates: dates('rdate') } : null;
+  const [ruleProperty] = rrule;
+  const recurrence = ruleProperty ? { rule: String(ruleProperty.getFirstValue()), exdates: [...dates('exdate'), ...cancelled], rdates: dates('rdate') } : null;
   const location = String(master.getFirstPropertyValue('location') ?? '').trim();
-  const lines = location.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const [place, ...addressLines] = location.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const geo = master.getFirstPropertyValue('geo') as [number, number] | null;
   const organizer = master.getFirstProperty('organizer');
   const address = String(organizer?.getFirstValue() ?? '').replace(/^mailto:/i, '').trim();
@@ -168,7 +169,7 @@ function readEntry(uid: string, master: ICAL.Component, overrides: ICAL.Componen
     uid,
     cancelled: String(master.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED',
     fields,
-    venue: lines.length ? { name: lines[0], address: lines.slice(1).join(', '), latitude: geo?.[0] ?? null, longitude: geo?.[1] ?? null } : null,
+    venue: place ? { name: place, address: addressLines.join(', '), latitude: geo?.[0] ?? null, longitude: geo?.[1] ?? null } : null,
     organizer: name ? { name, email } : null,
     categories: [...new Set(master.getAllProperties('categories').flatMap((p) => p.getValues().map((v) => String(v).trim())).filter(Boolean))],
     recurrence: recurrence && { ...recurrence, exdates: [...new Set(recurrence.exdates)].sort(), rdates: [...new Set(recurrence.rdates)].sort() },

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../services/context.ts';
+import { transactionScoped } from '../db/transactions.ts';
 import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
@@ -89,6 +90,13 @@ const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
+/** `list[index]`, for an index taken from `list` (createPosts answers indices into its input). */
+function item<T>(list: readonly T[], index: number): T {
+  const value = list[index];
+  if (value === undefined) throw new Error(`No item ${index} in a list of ${list.length}`);
+  return value;
+}
+
 /**
  * Why a record failed, never empty: the first line of the error's message; for a database error
  * (Prisma's messages open with a blank line and "Invalid `…` invocation", the cause comes last) its
@@ -99,8 +107,9 @@ export function reasonOf(error: unknown): string {
   const message = typeof e.message === 'string' ? e.message : typeof error === 'string' ? error : '';
   const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
   const code = typeof e.code === 'string' && e.code ? e.code : '';
-  if (lines.length) {
-    const line = /^Invalid `.*` invocation/.test(lines[0]) ? lines[lines.length - 1] : lines[0];
+  const [first] = lines;
+  if (first !== undefined) {
+    const line = /^Invalid `.*` invocation/.test(first) ? (lines.at(-1) ?? first) : first;
     return code && !line.includes(code) ? `${line} (${code})` : line;
   }
   if (code) return code;
@@ -180,7 +189,7 @@ class Importer {
         return;
       }
       const result = await this.ctx.prisma.$transaction(async (tx) => {
-        const ctx = { ...this.ctx, prisma: tx as unknown as Context['prisma'] };
+        const ctx = { ...this.ctx, prisma: transactionScoped(this.ctx.prisma, tx) };
         const written = await write(ctx, known?.localId ?? null);
         await tx.transferMapping.upsert({
           where: { source_kind_sourceId: { source: this.sourceKey, kind: SINGULAR[kind], sourceId } },
@@ -276,7 +285,7 @@ class Importer {
    * with its mapping row, so a bad record is reported alone. `localImage`: the local attachment
    * already known (file restores), else the source image is imported.
    */
-  async posts(kind: 'venues' | 'organizers' | 'events', page: { m: Mapped<any>; localImage?: number | null }[]) {
+  async posts(kind: 'venues' | 'organizers' | 'events', page: { m: Mapped<EventRecord | VenueRecord | OrganizerRecord>; localImage?: number | null }[]) {
     const counts = this.summary.kinds[kind];
     const entries: { sourceId: number; key: string; hash: string; digested: unknown; build: () => EventRecord | VenueRecord | OrganizerRecord }[] = [];
     for (const { m, localImage } of page) {
@@ -315,17 +324,17 @@ class Importer {
       try {
         const done = await this.ctx.prisma.$transaction(
           async (tx) => {
-            const ctx = { ...this.ctx, prisma: tx as unknown as Context['prisma'] };
+            const ctx = { ...this.ctx, prisma: transactionScoped(this.ctx.prisma, tx) };
             const r = await createPosts(ctx, POST_KIND[kind]!, fresh.map((e) => ({ preferredId: e.sourceId, record: e.build() })));
             await tx.transferMapping.createMany({
-              data: r.created.map(({ index, id }) => ({ source: this.sourceKey, kind: SINGULAR[kind], sourceId: fresh[index].sourceId, localId: id, hash: fresh[index].hash })),
+              data: r.created.map(({ index, id }) => ({ source: this.sourceKey, kind: SINGULAR[kind], sourceId: item(fresh, index).sourceId, localId: id, hash: item(fresh, index).hash })),
             });
             return r;
           },
           { timeout: 120_000 },
         );
         for (const { index, id } of done.created) {
-          const e = fresh[index];
+          const e = item(fresh, index);
           this.seen.get(kind)!.add(e.sourceId);
           this.map.set(e.key, { localId: id, hash: e.hash });
           counts.created++;
@@ -408,7 +417,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
   await mapUsers(ctx, source, imp);
   const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition, zone: await sourceZone(source, ctx.settings.timezone) };
 
-  const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: any) => Mapped<T>, each?: (page: Mapped<T>[]) => Promise<void>) => {
+  const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: Record<string, unknown>) => Mapped<T>, each?: (page: Mapped<T>[]) => Promise<void>) => {
     const all: Mapped<T>[] = [];
     progress.start(kind, 0);
     const list = source.list(path, kind, params, (total) => progress.total(kind, total));
@@ -433,7 +442,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
   await imp.terms('categories', await collect('categories', '/categories', { hide_empty: 'false' }, mapTerm));
   await imp.terms('tags', await collect('tags', '/tags', { hide_empty: 'false' }, mapTerm));
   const postIds = new Set<number>();
-  const listed = (page: Mapped<unknown>[]) => {
+  const listed = <T>(page: Mapped<T>[]) => {
     for (const m of page) {
       postIds.add(m.sourceId);
       if (m.image?.id) postIds.add(m.image.id);
@@ -441,7 +450,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
     return page.map((m) => ({ m }));
   };
   for (const kind of ['venues', 'organizers'] as const) {
-    await collect(kind, `/${kind}`, statusParam, (o: any): Mapped<unknown> => (kind === 'venues' ? mapVenue(o, site.zone) : mapOrganizer(o, site.zone)), (page) => imp.posts(kind, listed(page)));
+    await collect(kind, `/${kind}`, statusParam, (o): Mapped<VenueRecord | OrganizerRecord> => (kind === 'venues' ? mapVenue(o, site.zone) : mapOrganizer(o, site.zone)), (page) => imp.posts(kind, listed(page)));
   }
   const eventParams = { ...statusParam, start_date: '1900-01-01 00:00:00', end_date: '2999-12-31 23:59:59' };
   await collect('events', '/events', eventParams, (o) => mapEvent(o, site), (page) => imp.posts('events', listed(page)));
@@ -455,6 +464,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
   const worker = async () => {
     while (next < probe.length) {
       const id = probe[next++];
+      if (id === undefined) break;
       const res = await source.get(source.url(`/events/${id}`, authed ? { context: 'edit' } : {}));
       if (res.status !== 200) continue;
       try {
@@ -537,6 +547,8 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
   for await (const line of lines) {
     n++;
     if (!line.trim()) continue;
+    // TODO(issue 27): type the export's lines (a union by kind) instead of any.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON lines of an export file; the restore functions check what they write
     let row: any;
     try {
       row = JSON.parse(line);

@@ -7,7 +7,7 @@ import { formatCost, parseCostValues } from '../domain/cost.ts';
 import { localToUtc } from '../domain/wall-clock.ts';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from './restore.ts';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 export const ZERO_DATE = '0000-00-00 00:00:00';
 
@@ -26,6 +26,9 @@ export interface Mapped<R> {
 }
 
 export class MapError extends Error {}
+
+/** A nested JSON object of the source's answer (`cost_details`), or undefined when it is none. */
+const object = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null ? (v as Json) : undefined);
 
 const str = (v: unknown): string => (v === undefined || v === null || v === false ? '' : String(v));
 
@@ -133,6 +136,7 @@ export interface SourceSite {
 export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
   const url = str(o.url);
   const website = str(o.website);
+  const costDetails = object(o.cost_details);
   const record: EventRecord = {
     ...common(o, site.zone ?? 'UTC'),
     title: need(o, 'title'),
@@ -142,10 +146,10 @@ export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
     endUtc: stamp(o, 'utc_end_date'),
     timezone: need(o, 'timezone'),
     allDay: o.all_day === true,
-    cost: storedCost(str(o.cost), o.cost_details, site),
-    currencySymbol: str(o.cost_details?.currency_symbol),
-    currencyPosition: str(o.cost_details?.currency_position),
-    currencyCode: str(o.cost_details?.currency_code),
+    cost: storedCost(str(o.cost), costDetails, site),
+    currencySymbol: str(costDetails?.currency_symbol),
+    currencyPosition: str(costDetails?.currency_position),
+    currencyCode: str(costDetails?.currency_code),
     // The event's own URL stands for "no website stored" (escaped or not: `&#038;p=ID` of a draft).
     website: !website || unescapeHtml(website) === unescapeHtml(url) ? null : unescapeHtml(website),
     showMap: o.show_map === undefined ? null : o.show_map !== false,

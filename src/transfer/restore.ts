@@ -1,4 +1,6 @@
+import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../services/context.ts';
+import { postTable, termTable } from '../db/tables.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -126,7 +128,7 @@ export interface AttachmentRecord {
   width: number | null;
   height: number | null;
   filesize: number | null;
-  sizes: unknown;
+  sizes: Prisma.JsonValue;
   createdAt: string;
 }
 
@@ -232,17 +234,71 @@ function recurrenceData(r: EventRecord) {
   };
 }
 
-function linkedData(kind: 'VENUE' | 'ORGANIZER', r: VenueRecord | OrganizerRecord) {
+function requireName(kind: 'VENUE' | 'ORGANIZER', r: VenueRecord | OrganizerRecord) {
   if (!r.name.trim()) throw new ValidationError(`The ${kind.toLowerCase()} name cannot be empty.`, kind.toLowerCase(), 'EMPTY');
-  const { venueIds: _v, ...rest } = r as unknown as Record<string, unknown>;
-  const data: Record<string, unknown> = { ...rest, ...commonData(r) };
-  delete data.slug;
-  if (kind === 'VENUE') {
-    const v = r as VenueRecord;
-    if (v.latitude !== null && (v.latitude < -90 || v.latitude > 90)) throw new ValidationError('Latitude out of range.', 'latitude', 'OUT_OF_RANGE');
-    if (v.longitude !== null && (v.longitude < -180 || v.longitude > 180)) throw new ValidationError('Longitude out of range.', 'longitude', 'OUT_OF_RANGE');
+}
+
+function venueData(r: VenueRecord) {
+  requireName('VENUE', r);
+  if (r.latitude !== null && (r.latitude < -90 || r.latitude > 90)) throw new ValidationError('Latitude out of range.', 'latitude', 'OUT_OF_RANGE');
+  if (r.longitude !== null && (r.longitude < -180 || r.longitude > 180)) throw new ValidationError('Longitude out of range.', 'longitude', 'OUT_OF_RANGE');
+  const { name, address, city, country, province, state, stateprovince, zip, phone, website, latitude, longitude, showMap, showMapLink } = r;
+  return { name, address, city, country, province, state, stateprovince, zip, phone, website, latitude, longitude, showMap, showMapLink, ...commonData(r) };
+}
+
+function organizerData(r: OrganizerRecord) {
+  requireName('ORGANIZER', r);
+  const { name, phone, website, email } = r;
+  return { name, phone, website, email, ...commonData(r) };
+}
+
+/** A record's columns by kind: each kind is written to its own table, typed as that table's input. */
+type PostColumns =
+  | { kind: 'EVENT'; data: ReturnType<typeof eventData>; record: EventRecord }
+  | { kind: 'VENUE'; data: ReturnType<typeof venueData> }
+  | { kind: 'ORGANIZER'; data: ReturnType<typeof organizerData> };
+
+/** The columns of `record` (of this kind), validated; throws ValidationError. */
+function postColumns(kind: TransferKind, record: EventRecord | VenueRecord | OrganizerRecord): PostColumns {
+  if (kind === 'EVENT') return { kind, data: eventData(record as EventRecord), record: record as EventRecord };
+  if (kind === 'VENUE') return { kind, data: venueData(record as VenueRecord) };
+  return { kind, data: organizerData(record as OrganizerRecord) };
+}
+
+/** An event's links as nested writes (`replace`: the current ones are deleted first). */
+function eventLinks(e: EventRecord, replace: boolean) {
+  const reset = replace ? { deleteMany: {} } : {};
+  return {
+    venues: { ...reset, create: e.venueIds.map((venueId, position) => ({ venueId, position })) },
+    organizers: { ...reset, create: e.organizerIds.map((organizerId, position) => ({ organizerId, position })) },
+    // Ascending IDs: the count triggers lock terms in link order (see services/events.ts).
+    categories: { ...reset, create: ascending(e.categoryIds).map((categoryId) => ({ categoryId })) },
+    tags: { ...reset, create: ascending(e.tagIds).map((tagId) => ({ tagId })) },
+  };
+}
+
+function updatePost(db: TransactionClient, id: number, c: PostColumns, slug: string | null): Promise<unknown> {
+  switch (c.kind) {
+    case 'EVENT':
+      return db.event.update({ where: { id }, data: { ...c.data, slug, ...eventLinks(c.record, true) } });
+    case 'VENUE':
+      return db.venue.update({ where: { id }, data: { ...c.data, slug } });
+    case 'ORGANIZER':
+      return db.organizer.update({ where: { id }, data: { ...c.data, slug } });
   }
-  return data;
+}
+
+function createPost(db: TransactionClient, explicit: number | null, c: PostColumns, slug: string | null) {
+  const id = explicit ? { id: explicit } : {};
+  const select = { id: true } as const;
+  switch (c.kind) {
+    case 'EVENT':
+      return db.post.create({ data: { ...id, type: c.kind, event: { create: { ...c.data, slug, ...eventLinks(c.record, false) } } }, select });
+    case 'VENUE':
+      return db.post.create({ data: { ...id, type: c.kind, venue: { create: { ...c.data, slug } } }, select });
+    case 'ORGANIZER':
+      return db.post.create({ data: { ...id, type: c.kind, organizer: { create: { ...c.data, slug } } }, select });
+  }
 }
 
 /** Keeps an ID sequence ahead of explicitly inserted IDs, so later inserts (here or by a running server) never collide. */
@@ -258,10 +314,6 @@ async function freePostId(ctx: Context, wanted: number | null): Promise<number |
   return (await ctx.prisma.post.findUnique({ where: { id: wanted }, select: { id: true } })) ? null : wanted;
 }
 
-function delegate(ctx: { prisma: TransactionClient }, kind: TransferKind) {
-  return (kind === 'EVENT' ? ctx.prisma.event : kind === 'VENUE' ? ctx.prisma.venue : ctx.prisma.organizer) as unknown as typeof ctx.prisma.venue;
-}
-
 /**
  * The slug as given when free for this record, else the next free variant (`-2`, …) under the
  * base's slug lock (src/services/slugs.ts). `write` gets the client of the transaction it runs in.
@@ -274,7 +326,7 @@ async function writeSlug<T>(
   write: (db: TransactionClient, slug: string | null) => Promise<T>,
 ) {
   if (!slug) return write(ctx.prisma, null);
-  const holder = await delegate(ctx, kind).findFirst({ where: { slug }, select: { id: true } });
+  const holder = await postTable(ctx.prisma, kind).findFirst({ where: { slug }, select: { id: true } });
   if (!holder || holder.id === selfId) return write(ctx.prisma, slug);
   const trashed = slug.endsWith('__trashed');
   return writeWithUniqueSlug(ctx.prisma, kind, slug.replace(/__trashed$/, ''), (tx, s) => write(tx, trashed ? `${s}__trashed` : s), { exceptId: selfId });
@@ -292,35 +344,16 @@ export async function restorePost(
   record: EventRecord | VenueRecord | OrganizerRecord,
 ): Promise<Written> {
   requireAdmin(ctx);
-  const scalars = kind === 'EVENT' ? eventData(record as EventRecord) : linkedData(kind, record as VenueRecord);
-  const links =
-    kind === 'EVENT'
-      ? (replace: boolean) => {
-          const e = record as EventRecord;
-          const reset = replace ? { deleteMany: {} } : {};
-          return {
-            venues: { ...reset, create: e.venueIds.map((venueId, position) => ({ venueId, position })) },
-            organizers: { ...reset, create: e.organizerIds.map((organizerId, position) => ({ organizerId, position })) },
-            // Ascending IDs: the count triggers lock terms in link order (see services/events.ts).
-            categories: { ...reset, create: ascending(e.categoryIds).map((categoryId) => ({ categoryId })) },
-            tags: { ...reset, create: ascending(e.tagIds).map((tagId) => ({ tagId })) },
-          };
-        }
-      : () => ({});
-  const model = delegate(ctx, kind);
+  const columns = postColumns(kind, record);
+  const model = postTable(ctx.prisma, kind);
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
   if (existing) {
-    await writeSlug(ctx, kind, existing.id, record.slug, (db, slug) =>
-      delegate({ prisma: db }, kind).update({ where: { id: existing.id }, data: { ...scalars, slug, ...links(true) } as never }),
-    );
+    await writeSlug(ctx, kind, existing.id, record.slug, (db, slug) => updatePost(db, existing.id, columns, slug));
     return { id: existing.id, action: 'updated' };
   }
   const explicit = await freePostId(ctx, preferredId);
   const id = await writeSlug(ctx, kind, null, record.slug, async (db, slug) => {
-    const post = await db.post.create({
-      data: { ...(explicit ? { id: explicit } : {}), type: kind, [kind.toLowerCase()]: { create: { ...scalars, slug, ...links(false) } } } as never,
-      select: { id: true },
-    });
+    const post = await createPost(db, explicit, columns, slug);
     return post.id;
   });
   if (explicit) await syncSequence(ctx, 'Post');
@@ -341,30 +374,41 @@ export async function createPosts(
 ): Promise<{ created: { index: number; id: number }[]; rest: number[] }> {
   requireAdmin(ctx);
   const rest: number[] = [];
-  const ok: { index: number; id: number; slug: string | null; data: Record<string, unknown> }[] = [];
+  const ok: { index: number; id: number; slug: string | null; columns: PostColumns }[] = [];
   const wanted = items.map((i) => i.preferredId).filter((id): id is number => !!id && id > 0 && id <= 2_147_483_647);
   const slugs = items.map((i) => i.record.slug).filter((s): s is string => !!s);
   const takenIds = new Set((await ctx.prisma.post.findMany({ where: { id: { in: wanted } }, select: { id: true } })).map((p) => p.id));
-  const takenSlugs = new Set((await delegate(ctx, kind).findMany({ where: { slug: { in: slugs } }, select: { slug: true } })).map((r) => r.slug));
+  const takenSlugs = new Set((await postTable(ctx.prisma, kind).findMany({ where: { slug: { in: slugs } }, select: { slug: true } })).map((r) => r.slug));
   const ids = new Set<number>();
   items.forEach(({ preferredId: id, record }, index) => {
     const slug = record.slug || null;
     if (!id || !wanted.includes(id) || takenIds.has(id) || ids.has(id) || (slug && takenSlugs.has(slug))) return void rest.push(index);
-    let data: Record<string, unknown>;
+    let columns: PostColumns;
     try {
-      data = kind === 'EVENT' ? eventData(record as EventRecord) : linkedData(kind, record as VenueRecord);
+      columns = postColumns(kind, record);
     } catch {
       return void rest.push(index);
     }
     ids.add(id);
     if (slug) takenSlugs.add(slug);
-    ok.push({ index, id, slug, data });
+    ok.push({ index, id, slug, columns });
   });
   if (!ok.length) return { created: [], rest };
   await ctx.prisma.post.createMany({ data: ok.map((o) => ({ id: o.id, type: kind })) });
-  await delegate(ctx, kind).createMany({ data: ok.map((o) => ({ ...o.data, id: o.id, slug: o.slug })) as never });
+  // One kind per call: only one of the three lists is filled.
+  const rows = { EVENT: [] as Prisma.EventCreateManyInput[], VENUE: [] as Prisma.VenueCreateManyInput[], ORGANIZER: [] as Prisma.OrganizerCreateManyInput[] };
+  const events: { id: number; record: EventRecord }[] = [];
+  for (const { id, slug, columns: c } of ok) {
+    if (c.kind === 'EVENT') {
+      rows.EVENT.push({ ...c.data, id, slug });
+      events.push({ id, record: c.record });
+    } else if (c.kind === 'VENUE') rows.VENUE.push({ ...c.data, id, slug });
+    else rows.ORGANIZER.push({ ...c.data, id, slug });
+  }
+  if (rows.EVENT.length) await ctx.prisma.event.createMany({ data: rows.EVENT });
+  if (rows.VENUE.length) await ctx.prisma.venue.createMany({ data: rows.VENUE });
+  if (rows.ORGANIZER.length) await ctx.prisma.organizer.createMany({ data: rows.ORGANIZER });
   if (kind === 'EVENT') {
-    const events = ok.map((o) => ({ id: o.id, record: items[o.index].record as EventRecord }));
     const rows = <T>(pick: (e: EventRecord, id: number) => T[]) => events.flatMap((e) => pick(e.record, e.id));
     await ctx.prisma.eventVenue.createMany({ data: rows((e, eventId) => e.venueIds.map((venueId, position) => ({ eventId, venueId, position }))) });
     await ctx.prisma.eventOrganizer.createMany({ data: rows((e, eventId) => e.organizerIds.map((organizerId, position) => ({ eventId, organizerId, position }))) });
@@ -398,15 +442,23 @@ export async function restoreTerm(
       id = parent.parentId;
     }
   }
-  const model = (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag) as unknown as typeof ctx.prisma.category;
-  const data = { name: record.name, description: record.description, ...(taxonomy === 'CATEGORY' ? { parentId } : {}) };
+  const model = termTable(ctx.prisma, taxonomy);
+  const data = { name: record.name, description: record.description };
+  const update = (id: number, slug: string) =>
+    taxonomy === 'CATEGORY'
+      ? ctx.prisma.category.update({ where: { id }, data: { ...data, parentId, slug } })
+      : ctx.prisma.tag.update({ where: { id }, data: { ...data, slug } });
+  const create = (id: { id?: number }, slug: string) =>
+    taxonomy === 'CATEGORY'
+      ? ctx.prisma.term.create({ data: { ...id, taxonomy, category: { create: { ...data, parentId, slug } } }, select: { id: true } })
+      : ctx.prisma.term.create({ data: { ...id, taxonomy, tag: { create: { ...data, slug } } }, select: { id: true } });
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
   const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => {
     const holder = await model.findFirst({ where: { slug: record.slug }, select: { id: true } });
     return !holder || holder.id === selfId ? write(record.slug) : writeWithUniqueSlug(ctx.prisma, taxonomy, record.slug, (_tx, slug) => write(slug), { exceptId: selfId });
   };
   if (existing) {
-    await slugFor(existing.id, (slug) => model.update({ where: { id: existing.id }, data: { ...data, slug } }));
+    await slugFor(existing.id, (slug) => update(existing.id, slug));
     return { id: existing.id, action: 'updated' };
   }
   const explicit =
@@ -415,10 +467,7 @@ export async function restoreTerm(
       : null;
   let id = 0;
   await slugFor(null, async (slug) => {
-    const term = await ctx.prisma.term.create({
-      data: { ...(explicit ? { id: explicit } : {}), taxonomy, [taxonomy === 'CATEGORY' ? 'category' : 'tag']: { create: { ...data, slug } } } as never,
-      select: { id: true },
-    });
+    const term = await create(explicit ? { id: explicit } : {}, slug);
     id = term.id;
   });
   if (explicit) await syncSequence(ctx, 'Term');
@@ -428,7 +477,7 @@ export async function restoreTerm(
 /** Restores an attachment row exactly (from an export), under `preferredId` when free. */
 export async function restoreAttachment(ctx: Context, localId: number | null, preferredId: number | null, record: AttachmentRecord): Promise<Written> {
   requireAdmin(ctx);
-  const data = { ...record, sizes: (record.sizes ?? undefined) as never, createdAt: new Date(record.createdAt) };
+  const data = { ...record, sizes: record.sizes ?? undefined, createdAt: new Date(record.createdAt) };
   const existing = localId ? await ctx.prisma.attachment.findUnique({ where: { id: localId }, select: { id: true } }) : null;
   if (existing) {
     await ctx.prisma.attachment.update({ where: { id: existing.id }, data });
