@@ -4,6 +4,7 @@ import DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Context } from '../src/context.ts';
+import { isKeyedType } from '../src/domain/surrogate-keys.ts';
 import { readableWhere } from '../src/services/visibility.ts';
 
 type Row = { id: number };
@@ -76,7 +77,13 @@ export async function loadNodes(
     globalIds.map(async (decoded) => {
       const id = Number(decoded.id);
       if (!NODE_TYPES[decoded.typename] || !Number.isSafeInteger(id)) return null;
-      return loaderFor(ctx, decoded.typename, await queryFor(decoded.typename)).load(id);
+      const row = await loaderFor(ctx, decoded.typename, await queryFor(decoded.typename)).load(id);
+      // Surrogate keys (schema/surrogate-keys.ts): the record found, or its family when none was.
+      if (ctx.surrogateKeys && isKeyedType(decoded.typename)) {
+        if (row) ctx.surrogateKeys.record(decoded.typename, id);
+        else ctx.surrogateKeys.family(decoded.typename);
+      }
+      return row;
     }),
   );
 }
