@@ -1,13 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/database.ts';
 import { startServerProcess, stopServerProcesses, type ServerProcess } from '../helpers/process.ts';
 import { subscribeSse } from '../helpers/sse.ts';
+import { freePort, startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
 
 // The shared cache in front (issue 24): Debian's Varnish with the xkey vmod and the shipped VCL
 // (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
@@ -18,79 +18,14 @@ import { subscribeSse } from '../helpers/sse.ts';
 // fails a write. Needs /usr/sbin/varnishd and varnish-modules (.ci/run installs them); skips,
 // saying so, without them. The two-process parts need PostgreSQL (the postgres project).
 
-const VARNISHD = '/usr/sbin/varnishd';
-const VCL = path.resolve(import.meta.dirname, '../../deploy/varnish/cal-events.vcl');
 const NS = '/wp-json/cal/events/v1';
 const ADMIN = { login: 'admin', password: 'varnish-pass' };
 const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('base64')}`;
 const onPostgres = process.env.TEST_BACKEND === 'postgres';
 const WINDOW = 'start_date=2026-01-01&end_date=2035-12-31';
 
-function varnishMissing(): string | null {
-  if (!existsSync(VARNISHD)) return `no ${VARNISHD} (apt-get install varnish varnish-modules)`;
-  const dir = mkdtempSync(path.join(tmpdir(), 'cal-vcl-'));
-  try {
-    const r = spawnSync(VARNISHD, ['-C', '-f', VCL, '-n', path.join(dir, 'work')], { encoding: 'utf8' });
-    return r.status === 0 ? null : `the VCL does not compile here (xkey vmod missing? apt-get install varnish-modules): ${r.stderr.split('\n').slice(0, 4).join(' ')}`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 const missing = varnishMissing();
 if (missing) console.warn(`test/server/varnish: skipped: ${missing}`);
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Varnish {
-  base: string;
-  stop(): Promise<void>;
-}
-
-/** varnishd in the foreground on `port` with the shipped VCL, its backend set to `backend`. */
-async function startVarnish(port: number, backend: string): Promise<Varnish> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cal-varnish-'));
-  chmodSync(dir, 0o755); // the cache process runs as an unprivileged user when started as root
-  const { hostname, port: backendPort } = new URL(backend);
-  const vcl = readFileSync(VCL, 'utf8').replace('.host = "127.0.0.1";', `.host = "${hostname}";`).replace('.port = "8080";', `.port = "${backendPort}";`);
-  writeFileSync(path.join(dir, 'cal-events.vcl'), vcl);
-  chmodSync(path.join(dir, 'cal-events.vcl'), 0o644);
-  const child: ChildProcess = spawn(
-    VARNISHD,
-    ['-F', '-n', path.join(dir, 'work'), '-a', `127.0.0.1:${port}`, '-f', path.join(dir, 'cal-events.vcl'), '-s', 'malloc,64m', '-p', 'thread_pool_min=5'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`varnishd exited: ${output}`);
-    const ok = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (i > 300) throw new Error(`varnishd did not answer: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface Answer {
   status: number;
