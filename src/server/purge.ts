@@ -29,8 +29,13 @@ export interface PurgeLogger {
  * A failed purge never fails the write: it is retried briefly, then logged — once per outage, not
  * once per write — and the outage's end is logged too.
  */
-export function createPurger(opts: { url: string; logger: PurgeLogger; repeatAfterMs?: number; fetch?: typeof fetch }) {
-  const send = opts.fetch ?? fetch;
+export function createPurger(opts: {
+  url: string;
+  logger: PurgeLogger;
+  repeatAfterMs?: number;
+  /** false: changes only collect their keys until `settled` (a CLI import purges once, at its end). */
+  autoFlush?: boolean;
+}) {
   const repeatAfterMs = opts.repeatAfterMs ?? 2_000;
   let pending = new Set<string>();
   let scheduled = false;
@@ -41,7 +46,7 @@ export function createPurger(opts: { url: string; logger: PurgeLogger; repeatAft
   const purgeOnce = async (header: string): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await send(opts.url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
+        const res = await fetch(opts.url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
         await res.body?.cancel();
         if (res.ok) {
           if (failing) opts.logger.info({ url: opts.url }, 'purge: the reverse proxy accepts purges again');
@@ -93,7 +98,7 @@ export function createPurger(opts: { url: string; logger: PurgeLogger; repeatAft
       for (const key of changeKeys(change)) pending.add(key);
       if (scheduled) return;
       scheduled = true;
-      setImmediate(flush);
+      if (opts.autoFlush !== false) setImmediate(flush);
     },
     /**
      * Sends what is pending now and resolves once every purge sent has settled, or after `capMs`:
@@ -118,8 +123,6 @@ export function createPurger(opts: { url: string; logger: PurgeLogger; repeatAft
     },
   };
 }
-
-export type Purger = ReturnType<typeof createPurger>;
 
 function* chunks(keys: readonly string[]): Generator<string> {
   let current = '';

@@ -1,6 +1,5 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
-import { createPubSub, Repeater } from 'graphql-yoga';
+import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
 import type { PrismaClient } from '../../prisma/generated/client/client.ts';
@@ -66,7 +65,8 @@ export interface BusLogger {
 }
 
 type ChangeEvent = CustomEvent<unknown>;
-type Transport = TypedEventTarget<ChangeEvent>;
+/** The transport: an event target whose events of a channel carry changes (as createPubSub wants it). */
+type Transport = PubSubEventTarget<Record<string, [unknown]>>;
 
 /** Listeners of one process; a failing one does not keep the change from the others. */
 function listenerSet() {

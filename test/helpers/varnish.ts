@@ -9,6 +9,7 @@ import path from 'node:path';
  * for the Varnish test and `npm run bench:edge`.
  */
 const VARNISHD = '/usr/sbin/varnishd';
+const VARNISHSTAT = '/usr/bin/varnishstat';
 const VCL = path.resolve(import.meta.dirname, '../../deploy/varnish/cal-events.vcl');
 
 /** Why Varnish cannot run here (no varnishd, or the VCL does not compile: no xkey vmod); null when it can. */
@@ -68,7 +69,7 @@ export async function startVarnish(port: number, backend: string, storageMb = 64
   return {
     base,
     stats: () => {
-      const r = spawnSync('varnishstat', ['-n', work, '-1', '-j'], { encoding: 'utf8' });
+      const r = spawnSync(VARNISHSTAT, ['-n', work, '-1', '-j'], { encoding: 'utf8' });
       const json = JSON.parse(r.stdout) as { counters?: Record<string, { value: number }> };
       return Object.fromEntries(Object.entries(json.counters ?? {}).map(([k, v]) => [k, v.value]));
     },
