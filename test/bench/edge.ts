@@ -9,6 +9,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (the bench creates and drops its own database)
  *   BENCH_DURATION=10           seconds per measured run; BENCH_CONNECTIONS=10
  *   BENCH_EDGE_WRITES=30        writes of the write-to-visible measurement
+ *   BENCH_EDGE_IDS=20           events the single-event reads (and the writer of the mixed run) cycle over
  *   BENCH_CACHE_TTL_S=5         CAL_CACHE_TTL_S of the server (its own response cache, behind Varnish)
  * Needs /usr/sbin/varnishd and varnish-modules (apt-get install varnish varnish-modules).
  */
@@ -28,6 +29,8 @@ const ADMIN_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/
 const DURATION = Number(env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number((env.BENCH_CONNECTIONS ?? '10').split(',').at(-1));
 const WRITES = Number(env.BENCH_EDGE_WRITES ?? 30);
+/** Single-event reads cycle over this many events (BENCH_EDGE_IDS): a hot set a slow server still revisits within a run. */
+const HOT_IDS = Number(env.BENCH_EDGE_IDS ?? 20);
 const NS = '/wp-json/cal/events/v1';
 const ADMIN = { login: 'edge-admin', password: `edge-${process.pid}-${Date.now().toString(36)}` };
 const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('base64')}`;
@@ -99,7 +102,7 @@ async function main() {
   let n = 0;
   const scenarios: { label: string; path: string | (() => string) }[] = [
     { label: 'GET /events?per_page=50', path: `${NS}/events?per_page=50` },
-    { label: 'GET /events/{id} (200 ids)', path: () => `${NS}/events/${ids[n++ % Math.min(200, ids.length)]}` },
+    { label: `GET /events/{id} (${HOT_IDS} ids)`, path: () => `${NS}/events/${ids[n++ % Math.min(HOT_IDS, ids.length)]}` },
     { label: 'GET /venues', path: `${NS}/venues` },
   ];
   const rows: string[] = [];
@@ -131,7 +134,7 @@ async function main() {
     let writes = 0;
     const writer = (async () => {
       while (writing) {
-        const id = ids[w++ % Math.min(200, ids.length)];
+        const id = ids[w++ % Math.min(HOT_IDS, ids.length)];
         await fetch(`${server.baseUrl}${NS}/events/${id}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Edge ${w}` }) });
         writes++;
         await new Promise((resolve) => setTimeout(resolve, 100));
