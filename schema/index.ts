@@ -1,4 +1,5 @@
 import { builder } from './builder.ts';
+import { tagSurrogateKeys } from './surrogate-keys.ts';
 import './errors.ts';
 import './types/common.ts';
 import './types/user.ts';
@@ -11,4 +12,5 @@ import './types/changes.ts';
 import './types/recurrence.ts';
 import './types/node.ts';
 
-export const schema = builder.toSchema({ sortSchema: false });
+/** Resolvers name the records they return (surrogate keys of cacheable responses: schema/surrogate-keys.ts). */
+export const schema = tagSurrogateKeys(builder.toSchema({ sortSchema: false }));

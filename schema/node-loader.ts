@@ -5,6 +5,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Context } from '../src/services/context.ts';
 import type { ReadTable } from '../src/db/tables.ts';
+import { isKeyedType } from '../src/domain/surrogate-keys.ts';
 import { readableWhere } from '../src/services/visibility.ts';
 import { ImageRef } from './types/common.ts';
 import { EventCategoryRef } from './types/event-category.ts';
@@ -84,7 +85,13 @@ export async function loadNodes(
       const id = Number(decoded.id);
       const type = NODE_TYPES[decoded.typename];
       if (!type || !Number.isSafeInteger(id)) return null;
-      return loaderFor(ctx, decoded.typename, type, await queryFor(decoded.typename)).load(id);
+      const row = await loaderFor(ctx, decoded.typename, type, await queryFor(decoded.typename)).load(id);
+      // Surrogate keys (schema/surrogate-keys.ts): the record found, or its family when none was.
+      if (ctx.surrogateKeys && isKeyedType(decoded.typename)) {
+        if (row) ctx.surrogateKeys.record(decoded.typename, id);
+        else ctx.surrogateKeys.family(decoded.typename);
+      }
+      return row;
     }),
   );
 }

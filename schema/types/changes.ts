@@ -1,5 +1,6 @@
 import type { Context } from '../../src/services/context.ts';
-import { CHANGE_ACTIONS, onChange, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
+import { filter as filterStream, map, pipe } from 'graphql-yoga';
+import { CHANGE_ACTIONS, changeStream, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { EventCategoryRef } from './event-category.ts';
@@ -40,24 +41,11 @@ interface Filter {
 }
 
 /**
- * The deliveries of one subscriber, in bus order. It listens from the moment the subscription is
- * set up (no change between setup and the first read is lost) until the client goes away.
+ * The deliveries of one subscriber, in bus order: the bus's change stream (src/services/changes.ts,
+ * listening from the moment the subscription is set up until the client goes away), narrowed to
+ * this kind and filter and judged with the subscriber's own context.
  */
-function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: number) => Promise<object | null>): AsyncIterableIterator<Delivery> {
-  const queue: Change[] = [];
-  let wake: (() => void) | undefined;
-  let done = false;
-  const off = onChange(ctx, (change) => {
-    if (change.kind !== kind || (filter.ids?.length && !filter.ids.includes(change.id))) return;
-    queue.push(change);
-    wake?.();
-  });
-  const finish = () => {
-    done = true;
-    off();
-    wake?.();
-    return Promise.resolve({ done: true as const, value: undefined });
-  };
+function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: number) => Promise<object | null>): AsyncIterable<Delivery> {
   const judge = async (change: Change): Promise<Delivery | null> => {
     const couldRead = change.before ? viewerCanRead(ctx, change.before) : !isPost(kind);
     if (change.action === 'DELETED') return couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
@@ -65,26 +53,9 @@ function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: n
     if (record) return { action: change.action, id: change.id, record };
     return change.before && couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
   };
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      while (!done) {
-        const change = queue.shift();
-        if (!change) {
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-          continue;
-        }
-        const delivery = await judge(change);
-        if (delivery && (!filter.actions?.length || filter.actions.includes(delivery.action))) return { done: false, value: delivery };
-      }
-      return { done: true, value: undefined };
-    },
-    return: finish,
-    throw: (error?: unknown) => finish().then(() => Promise.reject(error)),
-  };
+  const wanted = (change: Change) => change.kind === kind && !(filter.ids?.length && !filter.ids.includes(change.id));
+  const delivered = (d: Delivery | null): d is Delivery => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
+  return pipe(changeStream(ctx.changes), filterStream(wanted), map(judge), filterStream(delivered));
 }
 
 const isPost = (kind: ChangeKind) => kind === 'EVENT' || kind === 'VENUE' || kind === 'ORGANIZER';

@@ -10,6 +10,8 @@ import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { createContext, type Context, type Viewer } from '../services/context.ts';
 import { openCacheGeneration } from '../server/cache-generation.ts';
+import { createLocalChangeBus } from '../services/changes.ts';
+import { createPurger } from '../server/purge.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -336,14 +338,20 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
-    const { imageImport, site } = loadConfig(io.env);
+    const { imageImport, site, purgeUrl } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
-    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport });
+    // Its writes purge the shared cache in front too (CAL_PURGE_URL), as a server's do.
+    const changes = createLocalChangeBus();
+    const purger = purgeUrl ? createPurger({ url: purgeUrl, logger: { warn: (_o, m) => io.err(`cal: ${m}`), info: () => {} }, repeatAfterMs: 0, autoFlush: false }) : null;
+    if (purger) changes.onPublish(purger.hook);
+    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport, changes });
     try {
       await parsed.command.run(ctx, parsed.values, io, db);
     } finally {
       await invalidateServerCaches(io.env.DATABASE_URL);
+      await purger?.settled(10_000);
+      await purger?.close();
     }
     return EXIT_OK;
   } catch (e) {

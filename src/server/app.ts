@@ -18,6 +18,9 @@ import { ResponseCache } from './response-cache.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 import { httpCaching } from './http-cache.ts';
 import { graphqlWebSockets } from './graphql-ws.ts';
+import { SurrogateKeys } from '../domain/surrogate-keys.ts';
+import { surrogateHeaders } from './surrogate-headers.ts';
+import { createPurger } from './purge.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL) and the REST facade over one core.
@@ -51,7 +54,11 @@ export function buildApp({
     shared: generation,
     onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
   });
-  const bus = cache.attach(changes ?? processChangeBus);
+  const bus = changes ?? processChangeBus;
+  cache.follow(bus);
+  // The shared HTTP cache in front: the changes this process commits purge the keys they affect.
+  const purger = config.purgeUrl ? createPurger({ url: config.purgeUrl, logger }) : null;
+  if (purger) bus.onPublish(purger.hook);
   const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, cache, trustedDocuments: config.trustedDocuments });
   const executor = createExecutor(yoga);
 
@@ -66,6 +73,8 @@ export function buildApp({
       ctx.status = 500;
       ctx.body = { code: 'internal_server_error', message: 'Internal server error.', data: { status: 500 } };
     }
+    // A write answers once the proxy has dropped what it changed (bounded: src/server/purge.ts).
+    if (purger && ctx.method !== 'GET' && ctx.method !== 'HEAD') await purger.settled(1_000);
     logger.debug(
       { requestId: ctx.state.requestId, method: ctx.method, url: ctx.url, status: ctx.status, ms: +(performance.now() - started).toFixed(1) },
       'request',
@@ -105,12 +114,15 @@ export function buildApp({
       now: now?.(),
       changes: bus,
       imageImport: config.imageImport,
+      surrogateKeys: new SurrogateKeys(),
     });
     await next();
   });
 
   // ETag / If-None-Match and Cache-Control of GET reads (REST and GraphQL).
   app.use(httpCaching({ maxAgeS: config.httpMaxAgeS }));
+  // Surrogate keys and s-maxage of anonymous reads, from what the resolvers loaded.
+  app.use(surrogateHeaders({ maxAgeS: config.httpMaxAgeS, sharedMaxAgeS: config.httpSharedMaxAgeS }));
 
   app.use(async (ctx, next) => {
     if (ctx.path !== '/graphql') return next();
@@ -155,5 +167,5 @@ export function buildApp({
   app.use(createRestMiddleware(rest));
   // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
-  return { app, yoga, executor, cache, changes: bus, websockets };
+  return { app, yoga, executor, cache, changes: bus, websockets, purger };
 }

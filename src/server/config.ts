@@ -73,6 +73,8 @@ const schema = z.object({
   CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(5),
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
+  CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
+  CAL_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -89,7 +91,7 @@ export interface Config {
   /** Image downloads (`image` given by URL): CAL_ALLOW_PRIVATE_IMAGE_URLS lifts the private-network guard. */
   imageImport: ImageImportOptions;
   shutdownTimeoutMs: number;
-  /** Change bus over Redis pub/sub when set (src/server/changes-transport.ts). */
+  /** Change bus over Redis pub/sub when set (src/services/changes.ts). */
   redisUrl: string | undefined;
   /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
   changesChannel: string;
@@ -111,6 +113,15 @@ export interface Config {
   cache: { ttlS: number; maxBytes: number };
   /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/http-cache.ts). */
   httpMaxAgeS: number;
+  /**
+   * `s-maxage` of anonymous GET reads that carry surrogate keys (src/server/surrogate-headers.ts):
+   * CAL_HTTP_S_MAXAGE_S, by default 3600 when CAL_PURGE_URL is set (purges are exact; the hour bounds
+   * how long a default "upcoming" list may still show an event that has since ended) and 0
+   * (not sent) without it.
+   */
+  httpSharedMaxAgeS: number;
+  /** Reverse proxy that committed changes purge by surrogate key (src/server/purge.ts). */
+  purgeUrl: string | undefined;
   /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
   trustedDocuments: TrustedDocuments | null;
 }
@@ -173,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
     cache: { ttlS: e.CAL_CACHE_TTL_S, maxBytes: e.CAL_CACHE_MAX_MB * 1024 * 1024 },
     httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
+    httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL ? 3_600 : 0),
+    purgeUrl: e.CAL_PURGE_URL,
     redisUrl: e.REDIS_URL,
     changesChannel: e.CAL_CHANGES_CHANNEL,
     site: {

@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
-import { openChangeBus } from './changes-transport.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseConfigError, openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
@@ -8,6 +7,7 @@ import { createLogger } from './logger.ts';
 import { ensureAdmin } from '../services/users.ts';
 import { configureLoginThrottle } from '../services/throttle.ts';
 import { startHorizonTimer } from '../services/recurrence.ts';
+import { openChangeBus } from '../services/changes.ts';
 import { createContext } from '../services/context.ts';
 import { openCacheGeneration } from './cache-generation.ts';
 
@@ -52,7 +52,7 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
 const generation = config.cache.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
-const { app, cache, changes: bus, websockets } = buildApp({ config, db, logger, changes, generation });
+const { app, cache, changes: bus, websockets, purger } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(
   () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
@@ -85,6 +85,7 @@ async function shutdown(signal: string) {
   await websockets.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await closeThrottle();
+  await purger?.close();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));
   await generation?.close().catch(() => {});
   await db.close().catch((e: unknown) => logger.error({ err: e }, 'closing the database failed'));

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { print, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../services/context.ts';
+import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import type { ChangeBus } from '../services/changes.ts';
 import type { CacheGeneration } from './cache-generation.ts';
 
@@ -20,6 +21,8 @@ interface Entry {
   result: ExecutionResult;
   /** The shared generation read before the result was computed ('' without one). */
   shared: string;
+  /** Anonymous GET reads: the surrogate keys of the records the result holds. */
+  keys?: SurrogateKeys;
 }
 
 /**
@@ -86,37 +89,32 @@ export class ResponseCache {
   }
 
   /**
-   * The bus every context of this app publishes on: a local write clears the cache synchronously
-   * (and moves the shared generation on, which concurrent publishes share), and every change of
-   * every process (received through the transport) clears it again.
+   * Follows the change bus (src/services/changes.ts): a write of this process empties the cache
+   * synchronously when it publishes (and moves the shared generation on, which concurrent
+   * publishes share), and every change of every process (received through the transport) empties
+   * it again.
    */
-  attach(bus: ChangeBus): ChangeBus {
-    if (!this.lru) return bus;
+  follow(bus: ChangeBus): void {
+    if (!this.lru) return;
+    bus.onPublish(() => void this.written());
     bus.onChange(() => this.clear());
-    return {
-      publish: (change) => {
-        void this.written();
-        bus.publish(change);
-      },
-      onChange: (listener) => bus.onChange(listener),
-      close: () => bus.close(),
-    };
   }
 
   /** The envelop plugin: answers repeated read operations from the cache. */
-  plugin(): Plugin {
+  plugin(): Plugin<Context> {
     return {
-      onExecute: ({ args, setResultAndStopExecution }) => {
+      onExecute: ({ args, setResultAndStopExecution, extendContext }) => {
         if (!this.lru) return;
         const operation = operationOf(args.document, args.operationName);
         // A mutation is answered only once the cache is empty here and the shared generation has moved
         // on: then no process serves a result older than it. Also for mutations that publish no change.
         if (operation !== 'query') return operation === 'mutation' ? { onExecuteDone: () => this.written() } : undefined;
-        const key = this.keyOf(args.document, args.operationName, args.variableValues, args.contextValue as Partial<Context>);
+        const ctx = args.contextValue as Partial<Context>;
+        const key = this.keyOf(args.document, args.operationName, args.variableValues, ctx);
         if (key === null) return;
-        if (!this.shared) return this.lookup(key, '', setResultAndStopExecution);
+        if (!this.shared) return this.lookup(key, '', ctx, setResultAndStopExecution, extendContext);
         return this.shared.current().then(
-          (shared) => this.lookup(key, shared, setResultAndStopExecution),
+          (shared) => this.lookup(key, shared, ctx, setResultAndStopExecution, extendContext),
           (err: unknown) => {
             this.onError(err);
             this.misses++; // generation unknown: computed, not stored
@@ -126,16 +124,21 @@ export class ResponseCache {
     };
   }
 
-  private lookup(key: string, shared: string, hit: (result: ExecutionResult) => void) {
+  private lookup(key: string, shared: string, ctx: Partial<Context>, hit: (result: ExecutionResult) => void, extendContext: (c: Partial<Context>) => void) {
     const lru = this.lru!;
     const cached = lru.get(key);
     if (cached && cached.shared === shared) {
       this.hits++;
+      // The records the result holds, as when it was computed (src/domain/surrogate-keys.ts).
+      if (cached.keys) ctx.surrogateKeys?.addAll(cached.keys);
       hit(cached.result);
       return;
     }
     this.misses++;
     const generation = this.generation;
+    // This operation's own keys (the request may run several), kept with its result.
+    const keys = ctx.surrogateKeys?.child();
+    if (keys) extendContext({ surrogateKeys: keys });
     return {
       onExecuteDone: ({ result, setResult }: { result: unknown; setResult: (r: ExecutionResult) => void }) => {
         if (Symbol.asyncIterator in (result as object)) return;
@@ -143,7 +146,7 @@ export class ResponseCache {
         if (r.errors?.length || !r.data || generation !== this.generation) return;
         const frozen = deepFreeze(r);
         // Size by serialized length: the memory bound is in bytes of JSON, not in entries.
-        lru.set(key, { result: frozen, shared }, { size: key.length + JSON.stringify(frozen.data).length });
+        lru.set(key, { result: frozen, shared, keys }, { size: key.length + JSON.stringify(frozen.data).length });
         setResult(frozen);
       },
     };

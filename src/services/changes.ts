@@ -1,18 +1,35 @@
-import type { Context } from './context.ts';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import pg from 'pg';
+import type { PrismaClient } from '../../prisma/generated/client/client.ts';
+import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
- * The change bus: every committed write to the calendar publishes what it changed, whichever API
- * made it, so that live subscriptions (GraphQL `…Changed`) and caches can follow the data. Writes
- * publish after their statements have committed (services run no transaction around a whole
- * write), one change per record touched, linked records included (a term whose event count moved,
- * an event that lost its venue). The transport (one process, Redis pub/sub or PostgreSQL
- * LISTEN/NOTIFY) is chosen at startup (src/server/changes-transport.ts); every process sees the
- * changes of all processes sharing it, its own included, exactly once.
+ * The change bus, in one place: every committed write to the calendar publishes what it changed,
+ * whichever API made it, so that live subscriptions (GraphQL `…Changed`), the response cache and
+ * the shared HTTP cache in front (purges) follow the data. Writes publish after their statements
+ * have committed (services run no transaction around a whole write), one change per record
+ * touched, linked records included (a term whose event count moved, an event that lost its venue).
+ *
+ * Built on graphql-yoga's `createPubSub` over an event target that is the transport, chosen at
+ * startup (`openChangeBus`): in-process, Redis pub/sub (`@graphql-yoga/redis-event-target`) or
+ * PostgreSQL LISTEN/NOTIFY. With Redis or PostgreSQL a process receives its own changes back
+ * through the transport like everyone else's: every process sees the changes of all processes
+ * sharing it, its own included, exactly once.
+ *
+ * Two kinds of hooks:
+ * - `onPublish`: this process's own committed changes, synchronously as they are published (before
+ *   the write answers): the response cache empties itself, the purger asks the reverse proxy to drop
+ *   the affected keys — once, from the process that committed, not once per process.
+ * - `onChange`: every change of every process, as the transport delivers it (subscriptions through
+ *   `changeStream`, the response cache of the other processes).
  */
 /** USER: an account or its application passwords (no subscription field; caches follow it). */
 export type ChangeKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'EVENT_CATEGORY' | 'EVENT_TAG' | 'USER';
 export type ChangeAction = 'CREATED' | 'UPDATED' | 'DELETED' | 'RESTORED';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['CREATED', 'UPDATED', 'DELETED', 'RESTORED'];
+const CHANGE_KINDS: readonly string[] = ['EVENT', 'VENUE', 'ORGANIZER', 'EVENT_CATEGORY', 'EVENT_TAG', 'USER'];
 
 export interface Change {
   kind: ChangeKind;
@@ -27,48 +44,280 @@ export interface Change {
 }
 
 export type ChangeListener = (change: Change) => void;
+export type ChangeTransport = 'local' | 'redis' | 'postgres';
 
 export interface ChangeBus {
-  /** Hands a change to the transport; never throws (a lost notification must not fail a committed write). */
+  /** Runs the publish hooks, then hands the change to the transport; never throws (a lost notification must not fail a committed write). */
   publish(change: Change): void;
+  /** Calls `hook` with every change this process publishes, synchronously; returns the unsubscribe function. */
+  onPublish(hook: ChangeListener): () => void;
   /** Calls `listener` with every change of every process on this bus; returns the unsubscribe function. */
   onChange(listener: ChangeListener): () => void;
+  readonly transport: ChangeTransport;
   close(): Promise<void>;
 }
 
-/** Listeners of one process; transports feed it what they receive. */
-export class ChangeListeners {
-  private readonly listeners = new Set<ChangeListener>();
-  add(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-  emit(change: Change): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch {
-        // One failing consumer does not keep the change from the others.
+/** What the bus reports with (pino's `Logger` fits). */
+export interface BusLogger {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+type ChangeEvent = CustomEvent<unknown>;
+/** The transport: an event target whose events of a channel carry changes (as createPubSub wants it). */
+type Transport = PubSubEventTarget<Record<string, [unknown]>>;
+
+/** Listeners of one process; a failing one does not keep the change from the others. */
+function listenerSet() {
+  const listeners = new Set<ChangeListener>();
+  return {
+    add(listener: ChangeListener): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    emit(change: Change): void {
+      for (const listener of [...listeners]) {
+        try {
+          listener(change);
+        } catch {
+          // One failing consumer does not keep the change from the others.
+        }
       }
+    },
+  };
+}
+
+/** A change from another process is data from outside: only well-formed ones are passed on. */
+function parseChange(value: unknown): Change | null {
+  if (!value || typeof value !== 'object') return null;
+  const c = value as Record<string, unknown>;
+  if (typeof c.kind !== 'string' || !CHANGE_KINDS.includes(c.kind) || typeof c.action !== 'string' || !CHANGE_ACTIONS.includes(c.action as ChangeAction)) return null;
+  if (typeof c.id !== 'number' || !Number.isInteger(c.id)) return null;
+  const change: Change = { kind: c.kind as ChangeKind, id: c.id, action: c.action as ChangeAction };
+  const before = c.before as Record<string, unknown> | undefined;
+  if (before && typeof before === 'object' && typeof before.status === 'string') {
+    change.before = { status: before.status, authorId: typeof before.authorId === 'number' ? before.authorId : null };
+  }
+  return change;
+}
+
+/** The bus over one transport (an event target carrying the changes of `channel`). */
+function createChangeBus(target: Transport, channel: string, transport: ChangeTransport, closeTransport: () => Promise<void>): ChangeBus {
+  const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target });
+  const hooks = listenerSet();
+  const listeners = listenerSet();
+  // One subscription to the channel for the life of the bus, started now (a Repeater starts on its
+  // first `next()`): every change received is checked, then handed to this process's listeners.
+  const received = pubsub.subscribe(channel);
+  const pump = async (first: Promise<IteratorResult<unknown>>) => {
+    for (let next = await first; !next.done; next = await received.next()) {
+      const change = parseChange(next.value);
+      if (change) listeners.emit(change);
     }
+  };
+  void pump(received.next());
+  return {
+    publish: (change) => {
+      hooks.emit(change);
+      pubsub.publish(channel, change);
+    },
+    onPublish: (hook) => hooks.add(hook),
+    onChange: (listener) => listeners.add(listener),
+    transport,
+    close: async () => {
+      await received.return();
+      await closeTransport();
+    },
+  };
+}
+
+/** The in-process transport: changes reach this process only, after the publishing code has run on. */
+class LocalTransport extends EventTarget {
+  override dispatchEvent(event: Event): boolean {
+    queueMicrotask(() => super.dispatchEvent(event));
+    return true;
   }
 }
 
 /** The in-process bus: changes reach the listeners of this process only. */
 export function createLocalChangeBus(): ChangeBus {
-  const listeners = new ChangeListeners();
-  return {
-    publish: (change) => queueMicrotask(() => listeners.emit(change)),
-    onChange: (listener) => listeners.add(listener),
-    close: async () => {},
-  };
+  return createChangeBus(new LocalTransport() as Transport, 'changes', 'local', async () => {});
 }
 
 /** The bus of contexts created without one (in-process executions, tests, the CLI). */
 export const processChangeBus: ChangeBus = createLocalChangeBus();
 
+/**
+ * The change bus of this process, by configuration: Redis pub/sub when `REDIS_URL` is set,
+ * PostgreSQL LISTEN/NOTIFY on a dedicated connection when the database is PostgreSQL, in-process
+ * otherwise.
+ */
+export async function openChangeBus(opts: { redisUrl?: string; databaseUrl?: string; channel: string; logger: BusLogger }): Promise<ChangeBus> {
+  if (opts.redisUrl) return redisBus(opts.redisUrl, opts.channel, opts.logger);
+  if (opts.databaseUrl && /^postgres(ql)?:/i.test(opts.databaseUrl.trim())) return postgresBus(opts.databaseUrl.trim(), opts.channel, opts.logger);
+  return createLocalChangeBus();
+}
+
+async function redisBus(url: string, channel: string, logger: BusLogger): Promise<ChangeBus> {
+  // Commands fail at once while Redis is away (redis-client.ts): a publish never waits, and a
+  // change published then is dropped (counted, reported when the connection is back) instead of
+  // piling up. Responses stay correct meanwhile: a process clears its own response cache on its
+  // own writes, and on PostgreSQL every cached read checks the shared generation
+  // (src/server/cache-generation.ts), which does not depend on the bus.
+  const options = redisOptions({ lazyConnect: true, connectTimeout: 5_000 });
+  // Loaded only with REDIS_URL set: ioredis costs a process ~20 MB and start time.
+  const { Redis } = await import('ioredis');
+  const publisher = new Redis(url, options);
+  const subscriber = new Redis(url, options);
+  try {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+  } catch (e) {
+    publisher.disconnect();
+    subscriber.disconnect();
+    throw new Error(`REDIS_URL: cannot connect to Redis (${(e as Error).message})`);
+  }
+  const meanwhile = 'live changes do not reach other processes (or subscribers)';
+  reportOutages(publisher, logger, 'change bus (publisher)', meanwhile);
+  reportOutages(subscriber, logger, 'change bus (subscriber)', meanwhile);
+  let dropped = 0;
+  publisher.on('ready', () => {
+    if (dropped) logger.warn({ dropped }, 'change bus: changes published while Redis was away were not delivered');
+    dropped = 0;
+  });
+  // Publishing goes through a wrapper of our client so that a failed publish is counted instead of
+  // becoming an unhandled rejection; the target routes the channel's messages.
+  const publishClient = Object.create(publisher, {
+    publish: {
+      value: (ch: string, message: string) =>
+        publisher.publish(ch, message).catch((err: unknown) => {
+          if (publisher.status === 'ready') logger.error({ err }, 'change bus: publish to Redis failed');
+          else dropped++;
+          return 0;
+        }),
+    },
+  }) as Redis;
+  const target = createRedisEventTarget<ChangeEvent>({ publishClient, subscribeClient: subscriber });
+  const bus = createChangeBus(target, channel, 'redis', async () => {
+    subscriber.disconnect();
+    await publisher.quit().catch(() => publisher.disconnect());
+  });
+  await subscriber.ping(); // answered after SUBSCRIBE: the bus is listening from here on
+  return bus;
+}
+
+/** LISTEN/NOTIFY on a dedicated connection, reconnecting when it is lost. */
+class PostgresTransport extends EventTarget {
+  private client: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  private readonly url: string;
+  private readonly channel: string;
+  private readonly logger: BusLogger;
+
+  constructor(url: string, channel: string, logger: BusLogger) {
+    super();
+    this.url = url;
+    this.channel = channel;
+    this.logger = logger;
+  }
+
+  override dispatchEvent(event: Event): boolean {
+    const detail = (event as ChangeEvent).detail;
+    if (!this.client) {
+      this.logger.error({ change: detail }, 'change bus: not connected to PostgreSQL; change not published');
+      return true;
+    }
+    this.client
+      .query('SELECT pg_notify($1, $2)', [this.channel, JSON.stringify(detail)])
+      .catch((err: unknown) => this.logger.error({ err, change: detail }, 'change bus: NOTIFY failed'));
+    return true;
+  }
+
+  async connect(): Promise<void> {
+    const c = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+    c.on('notification', (n) => {
+      if (n.channel !== this.channel || !n.payload) return;
+      let detail: unknown;
+      try {
+        detail = JSON.parse(n.payload);
+      } catch {
+        this.logger.warn({ payload: n.payload }, 'change bus: malformed notification ignored');
+        return;
+      }
+      super.dispatchEvent(new CustomEvent(this.channel, { detail }));
+    });
+    c.on('error', (err) => {
+      this.logger.warn({ err }, 'change bus: PostgreSQL listener connection lost; reconnecting');
+      if (this.client === c) this.client = undefined;
+      c.end().catch(() => {});
+      this.schedule();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${c.escapeIdentifier(this.channel)}`);
+    this.client = c;
+  }
+
+  private schedule() {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.connect().catch((err: unknown) => {
+        this.logger.warn({ err }, 'change bus: reconnecting to PostgreSQL failed; retrying');
+        this.schedule();
+      });
+    }, 1_000);
+    this.retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => {});
+  }
+}
+
+async function postgresBus(databaseUrl: string, channel: string, logger: BusLogger): Promise<ChangeBus> {
+  const url = new URL(databaseUrl);
+  url.searchParams.delete('connection_limit');
+  const target = new PostgresTransport(url.href, channel, logger);
+  await target.connect();
+  return createChangeBus(target as Transport, channel, 'postgres', () => target.close());
+}
+
+/**
+ * The changes of every process from now on, as an async iterator (a subscription's source). It
+ * listens from the moment it is called — no change between setup and the first read is lost — until
+ * it is returned (the client went away).
+ */
+export function changeStream(bus: Pick<ChangeBus, 'onChange'>): AsyncIterableIterator<Change> {
+  const early: Change[] = [];
+  let push: ((change: Change) => void) | null = null;
+  const unsubscribe = bus.onChange((change) => (push ? push(change) : early.push(change)));
+  let listening = true;
+  const off = () => {
+    if (listening) unsubscribe();
+    listening = false;
+  };
+  const stream = new Repeater<Change>(async (next, stop) => {
+    // In the bus's order: what came before the first read, then the rest.
+    for (const change of early.splice(0)) void next(change);
+    push = (change) => void next(change);
+    await stop;
+    off();
+  });
+  const end = stream.return.bind(stream);
+  // Also when the stream ends before its first read (the Repeater never started).
+  stream.return = (value) => {
+    off();
+    return end(value);
+  };
+  return stream;
+}
+
 /** Publishes changes of a committed write (duplicates within the call collapse). */
-export function publishChange(ctx: Context, ...changes: Change[]): void {
+export function publishChange(ctx: { changes: Pick<ChangeBus, 'publish'> }, ...changes: Change[]): void {
   const seen = new Set<string>();
   for (const change of changes) {
     const key = `${change.kind}:${change.id}`;
@@ -79,12 +328,8 @@ export function publishChange(ctx: Context, ...changes: Change[]): void {
   }
 }
 
-export function onChange(ctx: Pick<Context, 'changes'>, listener: ChangeListener): () => void {
-  return ctx.changes.onChange(listener);
-}
-
 /** Categories and tags linked to an event, as UPDATED changes: their event counts move with its writes. */
-export async function eventTermChanges(ctx: Context, eventId: number): Promise<Change[]> {
+export async function eventTermChanges(ctx: { prisma: PrismaClient }, eventId: number): Promise<Change[]> {
   const [categories, tags] = await Promise.all([
     ctx.prisma.eventCategory.findMany({ where: { eventId }, select: { categoryId: true } }),
     ctx.prisma.eventTag.findMany({ where: { eventId }, select: { tagId: true } }),
@@ -104,7 +349,7 @@ export function termChanges(categoryIds: readonly number[], tagIds: readonly num
 }
 
 /** Events linked to a venue, organizer or term, as UPDATED changes (the link goes away with it). */
-export async function linkedEventChanges(ctx: Context, kind: Exclude<ChangeKind, 'EVENT' | 'USER'>, id: number): Promise<Change[]> {
+export async function linkedEventChanges(ctx: { prisma: PrismaClient }, kind: Exclude<ChangeKind, 'EVENT' | 'USER'>, id: number): Promise<Change[]> {
   const rows: { eventId: number }[] =
     kind === 'VENUE'
       ? await ctx.prisma.eventVenue.findMany({ where: { venueId: id }, select: { eventId: true } })

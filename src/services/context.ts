@@ -1,5 +1,6 @@
 import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
+import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
@@ -39,6 +40,8 @@ export interface Context {
   changes: ChangeBus;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */
   imageImport: ImageImportOptions;
+  /** Anonymous GET reads: the records and lists the response contains (src/domain/surrogate-keys.ts). */
+  surrogateKeys?: SurrogateKeys;
 }
 
 /** Authentication failures the edge answers itself (401, or 429 with `Retry-After`). */
@@ -63,6 +66,7 @@ export function createContext(input: {
   editContext?: boolean;
   changes?: ChangeBus;
   imageImport?: ImageImportOptions;
+  surrogateKeys?: SurrogateKeys;
 }): Context {
   return {
     prisma: input.prisma,
@@ -73,5 +77,6 @@ export function createContext(input: {
     editContext: input.editContext,
     changes: input.changes ?? processChangeBus,
     imageImport: input.imageImport ?? DEFAULT_IMAGE_IMPORT,
+    surrogateKeys: input.surrogateKeys,
   };
 }

@@ -1,0 +1,137 @@
+import { changeKeys } from '../domain/surrogate-keys.ts';
+import type { Change } from '../services/changes.ts';
+
+/** Purge requests stay under this header size (Varnish's default `http_req_hdr_len` is 8 KiB). */
+const MAX_PURGE_HEADER_BYTES = 4_000;
+/** Attempts of one purge and the waits between them: a proxy restarting is back within a second. */
+const RETRY_DELAYS_MS = [100, 500];
+
+export interface PurgeLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+/**
+ * Purges of the shared HTTP cache in front (`CAL_PURGE_URL`, e.g. Varnish with the xkey vmod:
+ * deploy/varnish/): the change bus's publish hook (src/services/changes.ts) of the process that
+ * committed the change hands each change here; the keys it affects (src/domain/surrogate-keys.ts:
+ * the record's key and its kind's list family — responses that contain the record carry its key,
+ * lists carry the family) are sent as one `PURGE` request with an `xkey: k1 k2 …` header per
+ * batch (the changes of one write collapse into one request).
+ *
+ * Why the committing process, and only it: every process receives every change through the bus,
+ * but one purge per change is enough (the proxy is shared), N processes would purge N times, and
+ * only the committing process knows the change is committed before its write answers. The purge
+ * is sent right away (the client that wrote reads its change through the proxy at once) and once
+ * more `repeatAfterMs` later: a read that started before the commit and reached the proxy after
+ * the first purge would otherwise keep the old answer until `s-maxage`.
+ *
+ * A failed purge never fails the write: it is retried briefly, then logged — once per outage, not
+ * once per write — and the outage's end is logged too.
+ */
+export function createPurger(opts: {
+  url: string;
+  logger: PurgeLogger;
+  repeatAfterMs?: number;
+  /** false: changes only collect their keys until `settled` (a CLI import purges once, at its end). */
+  autoFlush?: boolean;
+}) {
+  const repeatAfterMs = opts.repeatAfterMs ?? 2_000;
+  let pending = new Set<string>();
+  let scheduled = false;
+  let failing = false;
+  const inFlight = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const purgeOnce = async (header: string): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await fetch(opts.url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
+        await res.body?.cancel();
+        if (res.ok) {
+          if (failing) opts.logger.info({ url: opts.url }, 'purge: the reverse proxy accepts purges again');
+          failing = false;
+          return;
+        }
+        throw new Error(`HTTP ${res.status}`);
+      } catch (err) {
+        const wait = RETRY_DELAYS_MS[attempt];
+        if (wait !== undefined) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        if (!failing) opts.logger.warn({ err, url: opts.url, keys: header }, 'purge: the reverse proxy refused or is unreachable; it serves cached answers until s-maxage');
+        failing = true;
+        return;
+      }
+    }
+  };
+
+  const track = (p: Promise<void>) => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+
+  const purge = (keys: readonly string[]) => {
+    for (const header of chunks(keys)) track(purgeOnce(header));
+  };
+
+  const flush = () => {
+    scheduled = false;
+    const keys = [...pending];
+    pending = new Set();
+    if (!keys.length) return;
+    purge(keys);
+    if (repeatAfterMs > 0) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        purge(keys);
+      }, repeatAfterMs);
+      timer.unref();
+      timers.add(timer);
+    }
+  };
+
+  return {
+    /** The publish hook: collects the keys of a change; one purge per batch of synchronous publishes. */
+    hook: (change: Change) => {
+      for (const key of changeKeys(change)) pending.add(key);
+      if (scheduled) return;
+      scheduled = true;
+      if (opts.autoFlush !== false) setImmediate(flush);
+    },
+    /**
+     * Sends what is pending now and resolves once every purge sent has settled, or after `capMs`:
+     * a write answers only once the proxy dropped what it changed (its client's next read through
+     * the proxy sees the change), but an unreachable proxy delays it by `capMs` at most.
+     */
+    settled: async (capMs: number) => {
+      if (scheduled) flush();
+      if (!inFlight.size) return;
+      let timer: NodeJS.Timeout | undefined;
+      const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
+      const all = (async () => {
+        while (inFlight.size) await Promise.all([...inFlight]);
+      })();
+      await Promise.race([all, cap]);
+      clearTimeout(timer);
+    },
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+  };
+}
+
+function* chunks(keys: readonly string[]): Generator<string> {
+  let current = '';
+  for (const key of keys) {
+    if (current && current.length + 1 + key.length > MAX_PURGE_HEADER_BYTES) {
+      yield current;
+      current = '';
+    }
+    current = current ? `${current} ${key}` : key;
+  }
+  if (current) yield current;
+}

@@ -1,0 +1,292 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase } from '../helpers/database.ts';
+import { startServerProcess, stopServerProcesses, type ServerProcess } from '../helpers/process.ts';
+import { subscribeSse } from '../helpers/sse.ts';
+import { freePort, startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
+
+// The shared cache in front (issue 24): Debian's Varnish with the xkey vmod and the shipped VCL
+// (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
+// Reads are hits the second time; after a REST write or a GraphQL mutation — through this process
+// or, on PostgreSQL, through a second one — the next read through Varnish shows the change;
+// signed-in requests are never shared. Then the purges themselves: sent by the process that
+// committed the change (not by every process that hears of it), and a proxy refusing them never
+// fails a write. Needs /usr/sbin/varnishd and varnish-modules (.ci/run installs them); skips,
+// saying so, without them. The two-process parts need PostgreSQL (the postgres project).
+
+const NS = '/wp-json/cal/events/v1';
+const ADMIN = { login: 'admin', password: 'varnish-pass' };
+const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('base64')}`;
+const onPostgres = process.env.TEST_BACKEND === 'postgres';
+const WINDOW = 'start_date=2026-01-01&end_date=2035-12-31';
+
+const missing = varnishMissing();
+if (missing) console.warn(`test/server/varnish: skipped: ${missing}`);
+
+interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+  hit: boolean;
+}
+
+async function get(base: string, url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${base}${url}`, { headers });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // pages and feeds
+  }
+  return { status: res.status, body, headers: res.headers, hit: res.headers.get('x-cache') === 'HIT' };
+}
+
+async function write(base: string, url: string, body: unknown, method = 'POST'): Promise<any> {
+  const res = await fetch(`${base}${url}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await res.json();
+  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+  return json;
+}
+
+async function mutate(base: string, query: string, variables: Record<string, unknown>): Promise<any> {
+  const json = await write(`${base}`, '/graphql', { query, variables });
+  expect(json.errors).toBeUndefined();
+  return json.data;
+}
+
+const eventBody = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  start_date: '2031-05-01 19:00:00',
+  end_date: '2031-05-01 21:00:00',
+  status: 'publish',
+  ...extra,
+});
+
+/**
+ * A read through Varnish until it is a hit: the second read, unless the repeated purge of an earlier
+ * write (src/server/purge.ts, 2 s after it) fell between the two.
+ */
+async function warm(base: string, url: string): Promise<Answer> {
+  await get(base, url);
+  for (let i = 0; ; i++) {
+    const again = await get(base, url);
+    expect(again.status).toBe(200);
+    if (again.hit) return again;
+    expect(i, `${url} is a hit the second time (or the third, after a repeated purge)`).toBeLessThan(2);
+  }
+}
+
+describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.vcl)', { timeout: 300_000 }, () => {
+  let varnish: Varnish;
+  let a: ServerProcess;
+  let env: Record<string, string>;
+  let dataDir: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    env = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: `http://127.0.0.1:${port}/` };
+    if (onPostgres) {
+      const db = await createPostgresDatabase();
+      env.DATABASE_URL = db.url;
+      dropDatabase = db.drop;
+    } else {
+      dataDir = mkdtempSync(path.join(tmpdir(), 'cal-varnish-data-'));
+      env.CAL_DATA_DIR = dataDir;
+    }
+    a = await startServerProcess(env);
+    varnish = await startVarnish(port, a.base);
+  });
+  afterAll(async () => {
+    await varnish?.stop();
+    stopServerProcesses();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase?.().catch(() => {});
+  });
+
+  it('a read is a hit the second time, REST, GraphQL GET, pages and feeds, each naming what it holds', async () => {
+    const venue = await write(a.base, `${NS}/venues`, { venue: 'Harbour Hall' });
+    const category = await write(a.base, `${NS}/categories`, { name: 'Harbour' });
+    const event = await write(a.base, `${NS}/events`, eventBody('Harbour Night', { venue: venue.id, categories: [category.id] }));
+
+    const first = await get(varnish.base, `${NS}/events/${event.id}`);
+    expect(first.status).toBe(200);
+    expect(first.hit).toBe(false);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=3600');
+    const keys = first.headers.get('surrogate-key')!.split(' ');
+    expect(keys).toEqual(expect.arrayContaining([`event-${event.id}`, `venue-${venue.id}`, `category-${category.id}`]));
+    expect(first.headers.get('xkey')).toBeNull(); // the cache's own business
+    const second = await get(varnish.base, `${NS}/events/${event.id}`);
+    expect(second.hit).toBe(true);
+    expect(second.body).toEqual(first.body);
+
+    const list = await warm(varnish.base, `${NS}/events?${WINDOW}`);
+    expect(list.headers.get('surrogate-key')!.split(' ')).toEqual(expect.arrayContaining(['events-list', `event-${event.id}`, `venue-${venue.id}`]));
+    const query = encodeURIComponent(`{ venue(id: ${venue.id}) { name } events(perPage: 5) { nodes { title } } }`);
+    const graphql = await warm(varnish.base, `/graphql?query=${query}`);
+    expect(graphql.headers.get('surrogate-key')!.split(' ')).toEqual(expect.arrayContaining([`venue-${venue.id}`, 'events-list']));
+    await warm(varnish.base, `/event/${first.body.slug}/`);
+    await warm(varnish.base, `/events.ics?${WINDOW}`);
+    // A language variant of the REST API is its own cached answer, tagged the same way.
+    const fr = await warm(varnish.base, `/fr${NS}/events/${event.id}`);
+    expect(fr.headers.get('surrogate-key')).toContain(`event-${event.id}`);
+  });
+
+  it('after a REST write the next read through Varnish shows it: the record, lists, pages, feeds', async () => {
+    const event = await write(a.base, `${NS}/events`, eventBody('Before REST'));
+    const one = `${NS}/events/${event.id}`;
+    await warm(varnish.base, one);
+    await warm(varnish.base, `${NS}/events?${WINDOW}`);
+    await warm(varnish.base, `/event/${event.slug}/`);
+    await warm(varnish.base, `/events.ics?${WINDOW}`);
+
+    await write(a.base, one, { title: 'After REST' });
+    expect((await get(varnish.base, one)).body.title).toBe('After REST');
+    expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('After REST');
+    expect((await get(varnish.base, `/event/${event.slug}/`)).body).toContain('After REST');
+    expect((await get(varnish.base, `/events.ics?${WINDOW}`)).body).toContain('After REST');
+
+    // A new event joins every cached list (the list family is purged).
+    await write(a.base, `${NS}/events`, eventBody('Newcomer'));
+    expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('Newcomer');
+  });
+
+  it('after a GraphQL mutation of a venue, events at that venue show it through Varnish', async () => {
+    const venue = await write(a.base, `${NS}/venues`, { venue: 'Old Hall' });
+    const event = await write(a.base, `${NS}/events`, eventBody('At the hall', { venue: venue.id }));
+    const one = `${NS}/events/${event.id}`;
+    expect((await warm(varnish.base, one)).body.venue.venue).toBe('Old Hall');
+    const query = `/graphql?query=${encodeURIComponent(`{ event(id: ${event.id}) { title venues { name } } }`)}`;
+    expect((await warm(varnish.base, query)).body.data.event.venues[0].name).toBe('Old Hall');
+
+    await mutate(a.base, 'mutation($id: Int) { updateVenue(id: $id, input: { name: "New Hall" }) { __typename } }', { id: venue.id });
+    expect((await get(varnish.base, one)).body.venue.venue).toBe('New Hall');
+    expect((await get(varnish.base, query)).body.data.event.venues[0].name).toBe('New Hall');
+  });
+
+  it('signed-in requests are never shared, and never see or leave their answers in the cache', async () => {
+    const draft = await write(a.base, `${NS}/events`, eventBody('Secret draft', { status: 'draft' }));
+    const list = `${NS}/events?${WINDOW}&status=draft`;
+    const anonymous = await warm(varnish.base, `${NS}/events?${WINDOW}`);
+    expect(anonymous.body.events.map((e: { id: number }) => e.id)).not.toContain(draft.id);
+    for (let i = 0; i < 2; i++) {
+      const admin = await get(varnish.base, list, { authorization: auth });
+      expect(admin.hit).toBe(false);
+      expect(admin.headers.get('cache-control')).not.toMatch(/public|s-maxage/);
+      expect(admin.body.events.map((e: { id: number }) => e.id)).toContain(draft.id);
+      const own = await get(varnish.base, `${NS}/events/${draft.id}`, { authorization: auth });
+      expect(own.hit).toBe(false);
+      expect(own.body.title).toBe('Secret draft');
+    }
+    expect((await get(varnish.base, `${NS}/events/${draft.id}`)).status).not.toBe(200);
+    const after = await get(varnish.base, `${NS}/events?${WINDOW}`);
+    expect(after.body.events.map((e: { id: number }) => e.id)).not.toContain(draft.id);
+    // Wrong credentials are passed too (a 401, never a cached answer).
+    expect((await get(varnish.base, `${NS}/events?${WINDOW}`, { authorization: 'Basic eDp5' })).status).toBe(401);
+  });
+
+  it.skipIf(!onPostgres)('a write through a second process purges too: REST and GraphQL', async () => {
+    const b = await startServerProcess(env);
+    const event = await write(a.base, `${NS}/events`, eventBody('Across processes'));
+    const one = `${NS}/events/${event.id}`;
+    await warm(varnish.base, one);
+    await warm(varnish.base, `${NS}/events?${WINDOW}`);
+
+    await write(b.base, one, { title: 'Renamed on B (REST)' });
+    expect((await get(varnish.base, one)).body.title).toBe('Renamed on B (REST)');
+    await warm(varnish.base, one);
+    await mutate(b.base, 'mutation($id: Int) { updateEvent(id: $id, input: { title: "Renamed on B (GraphQL)" }) { __typename } }', { id: event.id });
+    expect((await get(varnish.base, one)).body.title).toBe('Renamed on B (GraphQL)');
+    expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('Renamed on B (GraphQL)');
+    b.stop();
+  });
+});
+
+/** An HTTP server that records PURGE requests by path (each process gets its own path). */
+async function purgeRecorder(status = 200) {
+  const received: { path: string; keys: string[] }[] = [];
+  const waiting: (() => void)[] = [];
+  const server: Server = createHttpServer((req: IncomingMessage, res) => {
+    received.push({ path: req.url ?? '', keys: String(req.headers.xkey ?? '').split(' ') });
+    for (const wake of waiting.splice(0)) wake();
+    res.statusCode = req.method === 'PURGE' ? status : 405;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    received,
+    /** Resolves once a purge on `path` has named `key`. */
+    async purged(pathname: string, key: string) {
+      while (!received.some((r) => r.path === pathname && r.keys.includes(key))) await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe('purges (src/server/purge.ts)', { timeout: 300_000 }, () => {
+  it.skipIf(!onPostgres)('come from the process that committed the change, not from every process that hears of it', async () => {
+    const recorder = await purgeRecorder();
+    const db = await createPostgresDatabase();
+    try {
+      const common = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, DATABASE_URL: db.url };
+      const a = await startServerProcess({ ...common, CAL_PURGE_URL: `${recorder.base}/a` });
+      const b = await startServerProcess({ ...common, CAL_PURGE_URL: `${recorder.base}/b` });
+      const onA = await subscribeSse(a.base, 'subscription { eventChanged { id } }');
+      try {
+        const event = await write(b.base, `${NS}/events`, eventBody('Written on B'));
+        // B answered once its purge was sent: the event's key and the list family.
+        expect(recorder.received.filter((r) => r.path === '/b').flatMap((r) => r.keys)).toEqual(expect.arrayContaining([`event-${event.id}`, 'events-list']));
+        // A heard of the change (the bus), then committed one of its own: its only purge names its own event.
+        expect((await onA.next(5_000)).data.eventChanged.id).toBe(event.id);
+        const own = await write(a.base, `${NS}/events`, eventBody('Written on A'));
+        await recorder.purged('/a', `event-${own.id}`);
+        const fromA = recorder.received.filter((r) => r.path === '/a').flatMap((r) => r.keys);
+        expect(fromA).not.toContain(`event-${event.id}`);
+        // A venue change purges the venue's key (events at it carry it) and the venue list.
+        const venue = await write(b.base, `${NS}/venues`, { venue: 'Purged Hall' });
+        await write(b.base, `${NS}/venues/${venue.id}`, { venue: 'Purged Hall 2' });
+        await recorder.purged('/b', `venue-${venue.id}`);
+        expect(recorder.received.filter((r) => r.path === '/b').flatMap((r) => r.keys)).toContain('venues-list');
+      } finally {
+        onA.close();
+        stopServerProcesses();
+      }
+    } finally {
+      await recorder.close();
+      await db.drop().catch(() => {});
+    }
+  });
+
+  it('a proxy refusing purges never fails a write, and the failure is logged once', async () => {
+    const recorder = await purgeRecorder(503);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
+    let dropDatabase: (() => Promise<void>) | undefined;
+    const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: `${recorder.base}/` };
+    if (onPostgres) {
+      const db = await createPostgresDatabase();
+      env.DATABASE_URL = db.url;
+      dropDatabase = db.drop;
+    } else env.CAL_DATA_DIR = dataDir;
+    try {
+      const server = await startServerProcess(env);
+      const first = await write(server.base, `${NS}/events`, eventBody('Despite the proxy'));
+      await write(server.base, `${NS}/events/${first.id}`, { title: 'Still despite the proxy' });
+      await recorder.purged('/', `event-${first.id}`);
+      // Retried, then reported once for the outage.
+      await expect.poll(() => server.stdout().match(/purge: the reverse proxy refused/g)?.length ?? 0).toBe(1);
+      expect(recorder.received.length).toBeGreaterThan(1);
+    } finally {
+      stopServerProcesses();
+      await recorder.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      await dropDatabase?.().catch(() => {});
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { changeKeys, SurrogateKeys } from '../../src/domain/surrogate-keys.ts';
+
+describe('surrogate keys (src/domain/surrogate-keys.ts)', () => {
+  it('names records and list families; a child reports to its parent', () => {
+    const request = new SurrogateKeys();
+    const operation = request.child();
+    operation.record('Event', 12);
+    operation.record('Venue', 7);
+    operation.family('Event');
+    request.record('EventTag', 5);
+    expect(operation.header().split(' ').sort()).toEqual(['event-12', 'events-list', 'venue-7']);
+    expect(request.header().split(' ').sort()).toEqual(['event-12', 'events-list', 'tag-5', 'venue-7']);
+    const replayed = new SurrogateKeys();
+    replayed.addAll(operation);
+    expect(replayed.header()).toBe(operation.header());
+  });
+
+  it('stays under the size bound: the kind with the most records gives way to its family', () => {
+    const keys = new SurrogateKeys();
+    for (let id = 1; id <= 500; id++) keys.record('Event', 100_000 + id);
+    keys.record('Venue', 7);
+    const header = keys.header(1_000);
+    expect(header.length).toBeLessThanOrEqual(1_000);
+    expect(header.split(' ').sort()).toEqual(['events-list', 'venue-7']);
+  });
+
+  it('a change affects its record and its family; accounts affect none', () => {
+    expect(changeKeys({ kind: 'VENUE', id: 7 })).toEqual(['venue-7', 'venues-list']);
+    expect(changeKeys({ kind: 'EVENT_CATEGORY', id: 4 })).toEqual(['category-4', 'categories-list']);
+    expect(changeKeys({ kind: 'USER', id: 1 })).toEqual([]);
+  });
+});
