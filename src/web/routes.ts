@@ -20,6 +20,8 @@ import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
 import type { AppState } from '../context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
 import type { Config } from '../server/config.ts';
+import { allowAnyOrigin } from '../server/middleware/cors.ts';
+import { pageSecurityHeaders } from '../server/middleware/security-headers.ts';
 import type { Executor } from '../server/yoga.ts';
 import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
 import { createFeedSeriesLoader } from './feed-series.ts';
@@ -42,15 +44,6 @@ const DOCS_ASSETS: Record<string, { file: string; type: string }> = {
   'docs.js': { file: new URL('./templates/docs.js', import.meta.url).pathname, type: 'application/javascript; charset=utf-8' },
 };
 const favicon = readFileSync(new URL('./templates/favicon.ico', import.meta.url));
-
-/** Security headers of every HTML answer; the CSP allows only this host's scripts (no inline script). */
-const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-function securityHeaders(ctx: Context) {
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', PAGE_CSP);
-}
 
 /** JSON for a `<script type="application/ld+json">` block: nothing can close the element. */
 function scriptJson(value: unknown): string {
@@ -111,7 +104,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     const body = templates.render(view, { urls, siteName: SITE_NAME, ...data });
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
-    securityHeaders(ctx);
+    pageSecurityHeaders(ctx);
     discovery(ctx, urls, apiRoot);
     ctx.body = templates.render('layout', {
       urls,
@@ -357,7 +350,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   router.get('/wp-json/cal/events/v1/openapi.json', (ctx) => {
     const urls = urlsOf(ctx);
     const settings = { siteTimezone: config.site.timezone, postsPerPage: config.site.postsPerPage, maxPerPage: config.site.maxPerPage };
-    ctx.set('Access-Control-Allow-Origin', '*');
+    allowAnyOrigin(ctx);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = buildOpenApi(urls, { settings, now: now?.() ?? new Date() }, getT((langOf(ctx) || 'en') as 'en'));
   });
@@ -365,7 +358,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   router.get('/docs', (ctx) => {
     const urls = urlsOf(ctx);
     ctx.type = 'text/html; charset=utf-8';
-    securityHeaders(ctx);
+    pageSecurityHeaders(ctx);
     discovery(ctx, urls);
     ctx.body = templates.render('docs', { urls, siteName: SITE_NAME, specUrl: `${urls.namespaceRoot}/openapi.json` });
   });
