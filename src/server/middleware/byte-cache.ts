@@ -70,7 +70,7 @@ interface Entry {
 /** Headers not replayed from an entry: the framing and encoding of one answer, and the cache's own. */
 const NOT_STORED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'x-cache']);
 const STORED_TYPES = /json|javascript|text\/html|text\/calendar/;
-const REST_PATH = /^(?:\/[a-z]{2})?\/wp-json(?:\/|$)/;
+const REST_PATH = /^(?:\/[a-z]{2})?\/wp-json(?:\/|$)/i;
 /** REST reads whose answer depends on the clock only through the default list window. */
 const RESOURCE_ROUTE = /^\/cal\/events\/v1\/(?:events|venues|organizers|categories|tags)(?:\/|$)/i;
 const DATE_PARAMS = new Set(['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after']);
@@ -162,7 +162,7 @@ export class ByteCache {
     const routeParam = pairs.find(([n]) => n === 'rest_route')?.[1];
     const rest = REST_PATH.test(path) || routeParam !== undefined;
     if (!rest) return `m${Math.floor(now.getTime() / 60_000)}`;
-    const route = routeParam !== undefined ? decode(routeParam.slice(routeParam.indexOf('=') + 1)) : path.replace(/^(?:\/[a-z]{2})?\/wp-json/, '');
+    const route = routeParam !== undefined ? decode(routeParam.slice(routeParam.indexOf('=') + 1)) : path.replace(/^(?:\/[a-z]{2})?\/wp-json/i, '');
     const second = `s${Math.floor(now.getTime() / 1000)}`;
     if (route === null || !RESOURCE_ROUTE.test(route)) return second;
     for (const [name, pair] of pairs) {

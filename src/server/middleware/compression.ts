@@ -73,8 +73,9 @@ function bytesOf(body: unknown): Buffer | null {
   if (body === null || body === undefined) return null;
   if (Buffer.isBuffer(body)) return body;
   if (typeof body === 'string') return Buffer.from(body);
-  if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function' && !ArrayBuffer.isView(body)) {
-    return Buffer.from(JSON.stringify(body)); // what Koa itself would send
+  // A plain JSON value (health, OpenAPI): what Koa itself would send. Streams of any kind are not.
+  if (Array.isArray(body) || (typeof body === 'object' && Object.getPrototypeOf(body) === Object.prototype)) {
+    return Buffer.from(JSON.stringify(body));
   }
   return null;
 }

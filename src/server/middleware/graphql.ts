@@ -3,8 +3,7 @@ import type { AppState } from '../../context.ts';
 import type { GraphQLServer } from '../yoga.ts';
 
 /**
- * `/graphql` over HTTP: Yoga answers with the request's calendar context. GET reads (never event
- * streams) are buffered so that they get an ETag and can be kept by the byte cache.
+ * `/graphql` over HTTP: Yoga answers with the request's calendar context.
  */
 export function useGraphQL(path: string, yoga: GraphQLServer): Middleware<AppState> {
   return async function graphql(ctx, next) {
@@ -13,7 +12,9 @@ export function useGraphQL(path: string, yoga: GraphQLServer): Middleware<AppSta
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { cal: { ...ctx.state.cal, editContext: true } });
     ctx.status = response.status;
     response.headers.forEach((value, key) => ctx.append(key, value));
+    // Complete JSON answers (never event streams or incremental delivery) are buffered: GET reads
+    // get an ETag and can be kept by the byte cache, and any of them can be sent compressed.
     const json = /json/.test(response.headers.get('content-type') ?? '');
-    ctx.body = (ctx.method === 'GET' || ctx.method === 'HEAD') && json ? Buffer.from(await response.arrayBuffer()) : response.body;
+    ctx.body = json ? Buffer.from(await response.arrayBuffer()) : response.body;
   };
 }
