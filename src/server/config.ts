@@ -72,6 +72,8 @@ const schema = z.object({
   CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
   CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(5),
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
+  CAL_BYTE_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
+  CAL_BYTE_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
   CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
   CAL_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -111,10 +113,12 @@ export interface Config {
   requestTimeoutMs: number;
   /** Response cache of read operations (src/server/response-cache.ts); ttlS 0: off. */
   cache: { ttlS: number; maxBytes: number };
-  /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/http-cache.ts). */
+  /** HTTP byte cache of anonymous reads (src/server/middleware/byte-cache.ts); ttlS 0 (or a response cache turned off): off. */
+  byteCache: { ttlS: number; maxBytes: number };
+  /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/middleware/http-cache.ts). */
   httpMaxAgeS: number;
   /**
-   * `s-maxage` of anonymous GET reads that carry surrogate keys (src/server/surrogate-headers.ts):
+   * `s-maxage` of anonymous GET reads that carry surrogate keys (src/server/middleware/surrogate-keys.ts):
    * CAL_HTTP_S_MAXAGE_S, by default 3600 when CAL_PURGE_URL is set (purges are exact; the hour bounds
    * how long a default "upcoming" list may still show an event that has since ended) and 0
    * (not sent) without it.
@@ -183,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: e.CAL_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
     cache: { ttlS: e.CAL_CACHE_TTL_S, maxBytes: e.CAL_CACHE_MAX_MB * 1024 * 1024 },
+    byteCache: { ttlS: e.CAL_CACHE_TTL_S > 0 ? e.CAL_BYTE_CACHE_TTL_S : 0, maxBytes: e.CAL_BYTE_CACHE_MAX_MB * 1024 * 1024 },
     httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
     httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL ? 3_600 : 0),
     purgeUrl: e.CAL_PURGE_URL,

@@ -148,7 +148,7 @@ export function csrfPlugins(): Plugin[] {
 
 /** Yoga's own options for the limits it implements itself. */
 export function yogaLimitOptions(limits: GraphQLLimits) {
-  // CORS is the app's (src/server/http-headers.ts): Yoga's default echoes any origin with credentials.
+  // CORS is the app's (src/server/middleware/cors.ts): Yoga's default echoes any origin with credentials.
   return { batching: limits.maxBatch > 0 ? { limit: limits.maxBatch } : false, cors: false } as const;
 }
 

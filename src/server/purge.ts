@@ -29,6 +29,8 @@ export interface PurgeLogger {
  * A failed purge never fails the write: it is retried briefly, then logged — once per outage, not
  * once per write — and the outage's end is logged too.
  */
+export type Purger = ReturnType<typeof createPurger>;
+
 export function createPurger(opts: {
   url: string;
   logger: PurgeLogger;
@@ -135,3 +137,4 @@ function* chunks(keys: readonly string[]): Generator<string> {
   }
   if (current) yield current;
 }
+

@@ -48,6 +48,7 @@ export class ResponseCache {
   private readonly onError: (err: unknown) => void;
   private generation = 0;
   private readonly documents = new WeakMap<DocumentNode, string>();
+  private readonly clearListeners: (() => void)[] = [];
   hits = 0;
   misses = 0;
 
@@ -72,6 +73,31 @@ export class ResponseCache {
   clear(): void {
     this.generation++;
     this.lru?.clear();
+    for (const listener of this.clearListeners) listener();
+  }
+
+  /** Called whenever the cache is emptied (the HTTP byte cache, src/server/middleware/byte-cache.ts, empties itself too). */
+  onClear(listener: () => void): void {
+    this.clearListeners.push(listener);
+  }
+
+  /**
+   * The validity of what is computed from now on, for caches layered on this one (the byte cache):
+   * this process's generation and, on PostgreSQL, the shared one (read by a query that starts after
+   * this call). An entry stored under a value is served only while the value is unchanged, so any
+   * committed write, from any process, makes the next read fresh. Null when the shared generation
+   * cannot be read: then nothing is stored or served.
+   */
+  validity(): string | Promise<string | null> {
+    const local = String(this.generation);
+    if (!this.shared) return local;
+    return this.shared.current().then(
+      (shared) => `${local}:${shared}`,
+      (err: unknown) => {
+        this.onError(err);
+        return null;
+      },
+    );
   }
 
   /**

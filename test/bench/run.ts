@@ -30,11 +30,17 @@
  *                                 Calendar): the anonymous list scenarios also run against it, and the report
  *                                 shows our req/s ÷ theirs. Its data is its own: compare like-sized calendars.
  *
+ * Each size also measures the HTTP byte cache (issue 24): a server with the caches on answers
+ * GET /events?per_page=50 from stored bytes, identity and brotli, next to the static floor sending the
+ * very same bytes (target: ≥ 0.5 of it), and prints the identity / gzip / brotli sizes of that body
+ * (BENCH_BYTECACHE=0 leaves it out).
+ *
  * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
  * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
  */
 import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +74,7 @@ const SQL_SAMPLES = Number(env.BENCH_SQL_SAMPLES ?? 10);
 const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
 const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
 const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
+const BYTECACHE = !/^(0|false|no)$/i.test(env.BENCH_BYTECACHE ?? '1');
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
 const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_URL.trim().replace(/\/+$/, '')) : null;
 const SITE_TZ = 'America/New_York';
@@ -252,6 +259,8 @@ interface RunResult {
   rss: { startupMB: number; idleMB?: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
   explain?: { sql: string; values: unknown[]; plan: string }[];
   profile?: ProfileSummary;
+  /** GET /events?per_page=50 from the byte cache next to a static server sending the same bytes. */
+  byteCache?: ByteCacheRun;
   /** Reads and authenticated writes at once, at fixed connection counts (BENCH_MIXED). */
   mixed?: { reads: LoadResult; writes: LoadResult; load1: number };
 }
@@ -580,6 +589,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   }
 
   await dbClient?.end();
+  if (BYTECACHE && (!ONLY || ONLY.has('events50') || ONLY.has('bytecache'))) result.byteCache = await byteCacheVsStatic(childEnv);
   await staticFloor(result, staticBodies, seed);
   if (COMPARE_URL) await compareWith(COMPARE_URL, result, seed);
   if (profileHere) result.profile = await profileServer(childEnv, seed);
@@ -604,6 +614,96 @@ async function staticFloor(result: RunResult, bodies: Record<string, string>, se
   frss.stop();
   await floor.stop();
   cleanups.pop()?.();
+}
+
+interface ByteCacheRun {
+  path: string;
+  /** Bytes of the body as sent: identity, gzip, brotli. */
+  sizes: { identity: number; gzip: number; br: number };
+  rows: { conns: number; encoding: 'identity' | 'br'; cached: LoadResult; static: LoadResult; cpuMsPerReq: number | null; ratio: number }[];
+}
+
+/** GET with node:http: the bytes on the wire (fetch would decompress them). */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * The byte cache against the transport's floor: a server with the caches on (CAL_CACHE_TTL_S=5,
+ * the default) answers GET /events?per_page=50 from stored bytes; then the static floor sends the very
+ * bytes it answered (identity, and the brotli variant to `Accept-Encoding: br`). One process each, in turn.
+ */
+async function byteCacheVsStatic(childEnv: Record<string, string | undefined>): Promise<ByteCacheRun> {
+  const listPath = `${NS}/events?per_page=50`;
+  const server = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '5' }, label: 'cached server' });
+  const variants: Record<string, Buffer> = {};
+  for (const encoding of ['identity', 'gzip', 'br'] as const) {
+    const headers: Record<string, string> = encoding === 'identity' ? {} : { 'accept-encoding': encoding };
+    await rawGet(server.baseUrl + listPath, headers); // stores it
+    const r = await rawGet(server.baseUrl + listPath, headers);
+    if (r.status !== 200 || r.headers['x-cache'] !== 'HIT' || (r.headers['content-encoding'] ?? 'identity') !== encoding) {
+      throw new Error(`byte cache: ${encoding} read answered ${r.status}, X-Cache ${String(r.headers['x-cache'])}, Content-Encoding ${String(r.headers['content-encoding'])}`);
+    }
+    variants[encoding] = r.body;
+  }
+  const sizes = { identity: variants.identity.length, gzip: variants.gzip.length, br: variants.br.length };
+  console.error(`  byte cache: ${listPath} is ${sizes.identity} bytes, gzip ${sizes.gzip}, brotli ${sizes.br}`);
+  const noRss = { take: () => 0, period: () => 0, current: () => null, stop: () => {} } as unknown as ReturnType<typeof rssSampler>;
+  const scenario = (encoding: 'identity' | 'br', target: Scenario['target']): Scenario => ({
+    key: `bytecache:${encoding}`,
+    label: `${target === 'static' ? 'static' : 'byte cache'} ${encoding} GET /events?per_page=50`,
+    method: 'GET',
+    target,
+    path: () => listPath,
+    headers: encoding === 'br' ? { 'accept-encoding': 'br' } : {},
+    expect: 200,
+  });
+  const fakeSeed = {} as SeedInfo;
+  const cached: Record<string, Measurement> = {};
+  for (const encoding of ['identity', 'br'] as const) {
+    for (const conns of CONNECTIONS) cached[`${encoding}:${conns}`] = await measure(server, scenario(encoding, 'server'), fakeSeed, conns, 1, noRss, null);
+  }
+  await server.stop();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-bench-bytes-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify({ [listPath]: variants.identity.toString('utf8') }));
+  writeFileSync(path.join(dir, 'encoded.json'), JSON.stringify({ [listPath]: { br: variants.br.toString('base64'), gzip: variants.gzip.toString('base64') } }));
+  const floor = await startChild({
+    script: 'test/bench/static-floor.ts',
+    env: { BENCH_STATIC_BODIES: path.join(dir, 'bodies.json'), BENCH_STATIC_ENCODED: path.join(dir, 'encoded.json') },
+    label: 'static floor (byte cache)',
+  });
+  const rows: ByteCacheRun['rows'] = [];
+  for (const encoding of ['identity', 'br'] as const) {
+    for (const conns of CONNECTIONS) {
+      const floorRun = await measure(floor, scenario(encoding, 'static'), fakeSeed, conns, 1, noRss, null);
+      const ours = cached[`${encoding}:${conns}`]!;
+      rows.push({ conns, encoding, cached: ours, static: floorRun, cpuMsPerReq: ours.cpuMsPerReq, ratio: +(ours.rps / floorRun.rps).toFixed(3) });
+    }
+  }
+  await floor.stop();
+  cleanups.pop()?.();
+  return { path: listPath, sizes, rows };
+}
+
+function byteCacheLines(b: ByteCacheRun): string[] {
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  const lines = [`byte cache ${b.path}: identity ${kb(b.sizes.identity)}, gzip ${kb(b.sizes.gzip)}, brotli ${kb(b.sizes.br)} on the wire`];
+  for (const r of b.rows) {
+    lines.push(
+      `c=${r.conns} ${r.encoding.padEnd(8)}: byte cache ${r.cached.rps} req/s (p50 ${r.cached.p50} ms, CPU ${f1(r.cpuMsPerReq, 2)} ms/req) ÷ static ${r.static.rps} req/s = ${r.ratio.toFixed(3)}`,
+    );
+  }
+  return lines;
 }
 
 /** The comparable scenarios against BENCH_COMPARE_URL (its CPU and RSS are not ours to read). */
@@ -777,6 +877,11 @@ function targets(): Target[] {
       });
     }
   }
+  for (const r of results) {
+    for (const row of r.byteCache?.rows.filter((x) => x.conns === maxC) ?? []) {
+      out.push({ what: `${r.size / 1000}k ${r.backend} byte cache per_page=50 ${row.encoding} / static`, target: '≥ 0.5', measured: row.ratio.toFixed(3), ok: row.ratio >= 0.5 });
+    }
+  }
   for (const backend of BACKENDS) {
     const runs = results.filter((r) => r.backend === backend).sort((a, b) => a.size - b.size);
     if (runs.length < 2) continue;
@@ -821,6 +926,7 @@ function report(): string {
       parts.push(`NOTE: load average up to ${Math.max(...loads)} on ${cpus} CPUs during these runs: other work competed for the CPU; compare CPU ms/req rather than req/s.`);
     }
     parts.push(...floorRatios(r));
+    if (r.byteCache) parts.push(...byteCacheLines(r.byteCache));
     parts.push(`server start to /healthz: ${r.startMs} ms`);
     parts.push(`server RSS: ${r.rss.startupMB} MB at start, ${r.rss.idleMB ?? '?'} MB idle after warm-up; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
     for (const [when, m] of Object.entries(r.rss.breakdown)) {

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { AppState } from '../services/context.ts';
+import type { AppState } from '../../services/context.ts';
 
 /**
  * Surrogate keys and shared-cache lifetime of anonymous GET/HEAD reads (issue 24): REST (every
@@ -16,7 +16,7 @@ import type { AppState } from '../services/context.ts';
  * keep what they had (signed-in REST answers keep WordPress's `no-cache, must-revalidate, max-age=0`,
  * other signed-in reads `private, no-cache`; the VCL never shares a request with credentials anyway).
  */
-export function surrogateHeaders(opts: { maxAgeS: number; sharedMaxAgeS: number }): Middleware<AppState> {
+export function useSurrogateKeys(opts: { maxAgeS: number; sharedMaxAgeS: number }): Middleware<AppState> {
   return async (ctx, next) => {
     await next();
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200) return;
