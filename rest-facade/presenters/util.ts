@@ -56,6 +56,15 @@ export function wpV2Url(urls: RestUrls, path = ''): string {
 
 /** `{host}{home path}?id={id}` — no scheme, no port (§4.1). */
 export function globalId(urls: RestUrls, id: number): string {
+  return `${globalIdPrefix(urls)}?id=${id}`;
+}
+
+/** `{host}{home path}` by site: a page presents hundreds of global IDs over the same one or two URLs (URL parsing is the cost). */
+const globalIdPrefixes = new Map<string, string>();
+function globalIdPrefix(urls: RestUrls): string {
+  const key = JSON.stringify([urls.host ?? null, urls.home]);
+  let prefix = globalIdPrefixes.get(key);
+  if (prefix !== undefined) return prefix;
   let host = urls.host;
   let path = '';
   try {
@@ -65,7 +74,10 @@ export function globalId(urls: RestUrls, id: number): string {
   } catch {
     host ??= homeRoot(urls).replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/[:/].*$/, '');
   }
-  return `${host}${path}?id=${id}`;
+  prefix = `${host}${path}`;
+  if (globalIdPrefixes.size >= 1000) globalIdPrefixes.clear();
+  globalIdPrefixes.set(key, prefix);
+  return prefix;
 }
 
 /** Post types of the public URLs (§0.1). */

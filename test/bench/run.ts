@@ -20,7 +20,8 @@
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
  *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
  *   BENCH_UNCACHED=1              also run the read scenarios on a server with the response cache off
- *                                 (CAL_CACHE_TTL_S=0): "(uncached)" rows next to the default, cached ones (default on)
+ *                                 (CAL_CACHE_TTL_S=0): "(uncached)" rows next to the default, cached ones (default on),
+ *                                 and the server CPU of one uncached 50-event page, REST and GraphQL (uncached-page.ts)
  *   BENCH_EXPLAIN=1               EXPLAIN ANALYZE the SQL of GET /events?per_page=50 (default on)
  *   BENCH_REV=HEAD                bench this commit (git archive into a temp dir) instead of the working
  *                                 tree, so that edits landing during a long run do not mix revisions
@@ -53,6 +54,7 @@ import { runLoad, type LoadResult } from './load.ts';
 import { killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } from './process.ts';
 import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profile.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
+import { formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
 
@@ -261,6 +263,8 @@ interface RunResult {
   profile?: ProfileSummary;
   /** GET /events?per_page=50 from the byte cache next to a static server sending the same bytes. */
   byteCache?: ByteCacheRun;
+  /** Server CPU of one uncached 50-event page, REST and GraphQL, sequential requests (uncached-page.ts). */
+  uncachedPage?: UncachedPage;
   /** Reads and authenticated writes at once, at fixed connection counts (BENCH_MIXED). */
   mixed?: { reads: LoadResult; writes: LoadResult; load1: number };
 }
@@ -546,6 +550,8 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   if (UNCACHED) {
     const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'uncached server' });
     const prss = rssSampler(plain.pid);
+    result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot });
+    console.error(formatUncachedPage(result.uncachedPage));
     for (const sc of selected.filter((x) => x.key !== 'create')) {
       const cached = result.scenarios.find((x) => x.key === sc.key)!;
       const entry: ScenarioResult = { ...cached, key: `${sc.key}:uncached`, label: `${sc.label} (uncached)`, runs: [] };
@@ -905,6 +911,11 @@ function targets(): Target[] {
     const limit = r.backend === 'postgres' ? 150 : 300;
     if (r.rss.idleMB !== undefined) out.push({ what: `${r.size / 1000}k ${r.backend} idle RSS`, target: `≤ ${limit} MB`, measured: `${r.rss.idleMB} MB`, ok: r.rss.idleMB <= limit });
     out.push({ what: `${r.size / 1000}k ${r.backend} start to /healthz`, target: '≤ 2000 ms', measured: `${r.startMs} ms`, ok: r.startMs <= 2000 });
+    const u = r.uncachedPage;
+    if (u) {
+      out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50, server CPU`, target: '≤ 15 ms', measured: `${u.restMs} ms`, ok: u.restMs <= 15 });
+      out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50, REST ÷ GraphQL CPU`, target: '≤ 1.3', measured: `${u.ratio} (${u.restMs} / ${u.graphqlMs} ms)`, ok: u.ratio <= 1.3 });
+    }
   }
   return out;
 }
@@ -927,6 +938,7 @@ function report(): string {
     }
     parts.push(...floorRatios(r));
     if (r.byteCache) parts.push(...byteCacheLines(r.byteCache));
+    if (r.uncachedPage) parts.push(formatUncachedPage(r.uncachedPage));
     parts.push(`server start to /healthz: ${r.startMs} ms`);
     parts.push(`server RSS: ${r.rss.startupMB} MB at start, ${r.rss.idleMB ?? '?'} MB idle after warm-up; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
     for (const [when, m] of Object.entries(r.rss.breakdown)) {

@@ -1,0 +1,109 @@
+/**
+ * Server CPU of one uncached 50-event page: `GET /events?per_page=50` on the REST facade and the
+ * same operation (EventsArchive, perPage 50) over GraphQL, on a server with the response cache off
+ * (CAL_CACHE_TTL_S=0). Requests are sent one at a time, in batches alternating REST and GraphQL;
+ * a batch's figure is the server process's CPU time (user + system, /proc) over its requests, and
+ * the medians of the batches are reported, so a busy machine inflates the figures less than wall
+ * times (the load generator's own CPU is not counted).
+ *
+ * Used by `npm run bench` (run.ts) on its seeded servers; standalone against a running server:
+ *   tsx test/bench/uncached-page.ts <baseUrl> <server pid> [batches] [requests per batch]
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { readCpuMs, ROOT } from './process.ts';
+
+const NS = '/wp-json/cal/events/v1';
+
+/** EventsArchive with the fragments it uses, from the facade's operation files under `root`. */
+export function eventsArchiveDocument(root: string): string {
+  const files = ['rest-facade/resources/events/operations.graphql', 'rest-facade/resources/fragments.graphql'];
+  const doc = parse(files.map((f) => readFileSync(path.join(root, f), 'utf8')).join('\n'));
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of doc.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
+  const op = doc.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === 'EventsArchive');
+  if (!op) throw new Error('EventsArchive not found');
+  const needed = new Set<string>();
+  const queue: DefinitionNode[] = [op];
+  while (queue.length) {
+    visit(queue.pop()!, {
+      FragmentSpread(node) {
+        if (!needed.has(node.name.value)) {
+          needed.add(node.name.value);
+          queue.push(fragments.get(node.name.value)!);
+        }
+      },
+    });
+  }
+  return [op, ...[...needed].map((n) => fragments.get(n)!)].map((d) => print(d)).join('\n\n');
+}
+
+export interface UncachedPage {
+  /** Median server CPU per REST page, ms. */
+  restMs: number;
+  /** Median server CPU per GraphQL request, ms. */
+  graphqlMs: number;
+  /** restMs ÷ graphqlMs. */
+  ratio: number;
+  restKB: number;
+  batches: number;
+  perBatch: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** `root`: the checkout whose operation files give the GraphQL document (the measured product). */
+export async function measureUncachedPage(baseUrl: string, pid: number, opts: { root?: string; batches?: number; perBatch?: number; warmup?: number } = {}): Promise<UncachedPage> {
+  const batches = opts.batches ?? 7;
+  const perBatch = opts.perBatch ?? 10;
+  const query = eventsArchiveDocument(opts.root ?? ROOT);
+  const gqlBody = JSON.stringify({ query, operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } });
+  let restBytes = 0;
+  const rest = async () => {
+    const res = await fetch(`${baseUrl}${NS}/events?per_page=50`);
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`REST page answered ${res.status}`);
+    restBytes = body.byteLength;
+  };
+  const graphql = async () => {
+    const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: gqlBody });
+    const json = (await res.json()) as { errors?: unknown };
+    if (res.status !== 200 || json.errors) throw new Error(`GraphQL answered ${res.status} ${JSON.stringify(json.errors)}`);
+  };
+  for (let i = 0; i < (opts.warmup ?? 15); i++) {
+    await rest();
+    await graphql();
+  }
+  const batch = async (f: () => Promise<void>) => {
+    const c0 = readCpuMs(pid);
+    for (let i = 0; i < perBatch; i++) await f();
+    const c1 = readCpuMs(pid);
+    if (c0 === null || c1 === null) throw new Error('server process gone');
+    return (c1 - c0) / perBatch;
+  };
+  const r: number[] = [];
+  const g: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    r.push(await batch(rest));
+    g.push(await batch(graphql));
+  }
+  const restMs = +median(r).toFixed(1);
+  const graphqlMs = +median(g).toFixed(1);
+  return { restMs, graphqlMs, ratio: +(restMs / graphqlMs).toFixed(2), restKB: +(restBytes / 1024).toFixed(1), batches, perBatch };
+}
+
+export const formatUncachedPage = (u: UncachedPage) =>
+  `uncached 50-event page, server CPU (median of ${u.batches} batches of ${u.perBatch} sequential requests): REST ${u.restMs} ms, GraphQL ${u.graphqlMs} ms, REST ÷ GraphQL ${u.ratio} (${u.restKB} KB)`;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [baseUrl, pid, batches, perBatch] = process.argv.slice(2);
+  if (!baseUrl || !pid) throw new Error('usage: tsx test/bench/uncached-page.ts <baseUrl> <server pid> [batches] [requests per batch]');
+  const u = await measureUncachedPage(baseUrl, Number(pid), { batches: batches ? Number(batches) : undefined, perBatch: perBatch ? Number(perBatch) : undefined });
+  console.log(formatUncachedPage(u));
+}
