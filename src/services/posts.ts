@@ -95,7 +95,7 @@ export function withScalars<Q extends PostQuery>(query: Q, fields: Record<string
  * way, through `locateReadablePost`, so every error (not found, wrong kind, no longer available,
  * not accessible) and its precedence stay exactly as they are.
  */
-export async function loadReadablePost<Q extends PostQuery, T extends Pick<PostRow, 'status' | 'authorId'>>(
+export async function loadReadablePost<Q extends PostQuery, T extends object>(
   ctx: Context,
   kind: PostKind,
   address: PostAddress,
@@ -105,12 +105,19 @@ export async function loadReadablePost<Q extends PostQuery, T extends Pick<PostR
   const load = (where: { id: number } | { slug: string }) => find({ ...withAccessFields(query), where });
   const where = lookupWhere(address);
   const row = where ? await load(where) : null;
-  if (row && viewerCanRead(ctx, row)) return row;
+  const access = row && accessFieldsOf(row);
+  if (row && access && viewerCanRead(ctx, access)) return row;
   // Missing or unreadable: raise the exact error, or (changed in between) load what is readable now.
   const readable = await locateReadablePost(ctx, kind, address);
   const reloaded = await load({ id: readable.id });
   if (!reloaded) throw new NotFoundError(`No ${label[kind]} has the ID ${readable.id}.`, 'NOT_FOUND', 'id');
   return reloaded;
+}
+
+/** The read check's fields of a row loaded `withAccessFields`, or null when they are not there (then the long way decides). */
+function accessFieldsOf(row: object): Pick<PostRow, 'status' | 'authorId'> | null {
+  if (!('status' in row) || typeof row.status !== 'string') return null;
+  return { status: row.status, authorId: 'authorId' in row && typeof row.authorId === 'number' ? row.authorId : null };
 }
 
 /** What moving a post to the trash writes (contract §7.9): status, the status to restore, `__trashed` slug. */
