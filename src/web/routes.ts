@@ -21,10 +21,14 @@ import type { AppState } from '../context.ts';
 import { escapeHtml, htmlToText } from '../domain/text.ts';
 import type { Config } from '../server/config.ts';
 import type { Executor } from '../server/yoga.ts';
-import { buildCalendar, etagOf, lastModified, venueAddress, type RestEvent } from './ical.ts';
+import { buildCalendar, etagOf, lastModified, type RestEvent } from './ical.ts';
 import { createFeedSeriesLoader } from './feed-series.ts';
 import { buildOpenApi } from './openapi.ts';
 import { createRestGet, type RestAnswer } from './rest-call.ts';
+import { createPageOperations } from './page-ops.ts';
+import { pageText } from './page-text.ts';
+import { createRecordPages, languageAlternates, type PageRender } from './record-pages.ts';
+import { pageMeta, scriptJson } from './seo.ts';
 
 /** Most events one feed carries (pages of `CAL_MAX_PER_PAGE` are fetched up to this). */
 export const FEED_MAX_EVENTS = 500;
@@ -50,16 +54,6 @@ function securityHeaders(ctx: Context) {
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', PAGE_CSP);
-}
-
-/** JSON for a `<script type="application/ld+json">` block: nothing can close the element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 }
 
 function when(e: RestEvent): string {
@@ -90,6 +84,21 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   const feedSeries = createFeedSeriesLoader(executor, config.site.maxPerPage);
   const locator = createLocator({ siteUrl: config.siteUrl, trustProxy: config.trustProxy, langs: new Set(LANGS) });
   const router = new Router();
+  const records = createRecordPages({
+    ops: createPageOperations(executor),
+    config,
+    urlsOf: (ctx) => urlsOf(ctx),
+    langOf: (ctx) => langOf(ctx),
+    render: (ctx, view, data, head, apiRoot) => recordPage(ctx, view, data, head, apiRoot),
+    notFound: (ctx) => refusal(ctx, { status: 404, body: null, headers: {} }),
+    now,
+    eventFeed: async (ctx) => {
+      const id = ctx.query.p;
+      const answer = await get(ctx, typeof id === 'string' && ctx.path === '/' ? `/events/${id}` : `/events/by-slug/${encodeURIComponent(String(ctx.params.slug))}`);
+      if (answer.status !== 200) return refusal(ctx, answer);
+      return sendCalendar(ctx, [answer.body], answer.body.title, `${answer.body.slug || answer.body.id}.ics`);
+    },
+  });
 
   const urlsOf = (ctx: Context): WpUrls => {
     const lang = (ctx.state as { webLang?: string }).webLang ?? '';
@@ -120,8 +129,27 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
       pageTitle: data.pageTitle ?? SITE_NAME,
       feedUrl: data.feedUrl ?? `${urls.site}/events.ics`,
       jsonLd: data.jsonLd,
+      head: data.head,
       body,
     });
+  }
+
+  /** A record page (record-pages.ts): its view in the layout, with canonical, language alternates, meta and JSON-LD. */
+  function recordPage(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender, apiRoot?: string) {
+    const urls = urlsOf(ctx);
+    const lang = langOf(ctx) || 'en';
+    const canonical = urls.home + head.path;
+    const attr = (s: string) => escapeHtml(s);
+    const links = [
+      `<link rel="canonical" href="${attr(canonical)}">`,
+      ...languageAlternates(urls.site, head.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${attr(a.href)}">`),
+      ...(head.prev ? [`<link rel="prev" href="${attr(head.prev)}">`] : []),
+      ...(head.next ? [`<link rel="next" href="${attr(head.next)}">`] : []),
+      ...pageMeta({ title: head.pageTitle, description: head.description, url: canonical, siteName: SITE_NAME, type: head.type, lang, image: head.image, site: urls.site }).map(
+        (m) => `<meta ${m.attr}="${m.key}" content="${attr(m.content)}">`,
+      ),
+    ];
+    page(ctx, 200, view, { ...data, t: pageText(lang), pageTitle: head.pageTitle, feedUrl: head.feedUrl, jsonLd: head.jsonLd ? scriptJson(head.jsonLd) : undefined, head: links.join('\n') }, apiRoot);
   }
 
   /** A REST refusal as a page: unknown records and records the caller may not see are 404; wrong credentials and throttling keep their status. */
@@ -224,34 +252,6 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     await sendCalendar(ctx, answer.body, name, filename, apiRoot);
   }
 
-  async function eventPage(ctx: Context, answer: RestAnswer<any>) {
-    if (answer.status !== 200) return refusal(ctx, answer);
-    const e = answer.body;
-    const urls = urlsOf(ctx);
-    if (ctx.query.ical !== undefined) return sendCalendar(ctx, [e], e.title, `${e.slug || e.id}.ics`);
-    const venue = e.venue && !Array.isArray(e.venue) && e.venue.venue ? e.venue : null;
-    const categories = (e.categories ?? []).map((c: any) => ({ name: c.name, url: `${urls.home}/events/category/${c.slug}/` }));
-    const tags = (e.tags ?? []).map((c: any) => ({ name: c.name, url: `${urls.home}/tag/${c.slug}/` }));
-    page(
-      ctx,
-      200,
-      'event',
-      {
-        e: { ...e, categories, tags },
-        when: when(e),
-        isoStart: isoStart(e),
-        venue,
-        address: venueAddress(venue)?.address,
-        organizers: (e.organizer ?? []).filter((o: any) => o.organizer),
-        icsUrl: e.slug && e.status === 'publish' ? `${urls.site}/event/${e.slug}.ics` : `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
-        pageTitle: htmlToText(e.title),
-        jsonLd: e.json_ld ? scriptJson(e.json_ld) : undefined,
-        feedUrl: `${e.url}${e.url.includes('?') ? '&' : '?'}ical=1`,
-      },
-      `${urls.namespaceRoot}/events/${e.id}`,
-    );
-  }
-
   async function archive(ctx: Context, kind: 'categories' | 'tags', slug: string, feedPath: string) {
     const urls = urlsOf(ctx);
     const terms = await get<{ categories?: any[]; tags?: any[] }>(ctx, `/${kind}`, new URLSearchParams({ slug }));
@@ -281,28 +281,6 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
     );
   }
 
-  async function placePage(ctx: Context, kind: 'venues' | 'organizers', slug: string) {
-    const answer = await get(ctx, `/${kind}/by-slug/${encodeURIComponent(slug)}`);
-    if (answer.status !== 200) return refusal(ctx, answer);
-    const record = answer.body;
-    const filter = kind === 'venues' ? 'venue' : 'organizer';
-    const list = await get(ctx, '/events', new URLSearchParams({ [filter]: String(record.id) }));
-    const urls = urlsOf(ctx);
-    page(
-      ctx,
-      200,
-      'place',
-      {
-        heading: kind === 'venues' ? record.venue : record.organizer,
-        address: kind === 'venues' ? venueAddress(record)?.address : undefined,
-        description: record.description,
-        events: list.status === 200 ? listItems(list.body.events) : [],
-        pageTitle: htmlToText(kind === 'venues' ? record.venue : record.organizer),
-      },
-      `${urls.namespaceRoot}/${kind}/${record.id}`,
-    );
-  }
-
   router.get('/', async (ctx, next) => {
     // The plain-permalink REST form (`/?rest_route=…`, also malformed as `rest_route[]=`) belongs to the REST server.
     if (Object.keys(ctx.query).some((k) => k === 'rest_route' || k.startsWith('rest_route['))) return next();
@@ -316,10 +294,8 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
       const kinds: Record<string, string> = { cal_events: 'events', cal_venue: 'venues', cal_organizer: 'organizers' };
       const kind = kinds[String(ctx.query.post_type ?? 'cal_events')];
       if (!kind || !/^\d+$/.test(id)) return refusal(ctx, { status: 404, body: null, headers: {} });
-      if (kind === 'events') return eventPage(ctx, await get(ctx, `/events/${id}`));
-      const answer = await get(ctx, `/${kind}/${id}`);
-      if (answer.status !== 200) return refusal(ctx, answer);
-      return placePage(ctx, kind as 'venues' | 'organizers', answer.body.slug);
+      if (kind === 'events') return records.eventPage(ctx, { id: Number(id) });
+      return kind === 'venues' ? records.venuePage(ctx, { id: Number(id) }) : records.organizerPage(ctx, { id: Number(id) });
     }
     if (ctx.query.ical !== undefined) return listFeed(ctx, new URLSearchParams(ctx.querystring), SITE_NAME, 'events.ics');
     const list = await get(ctx, '/events');
@@ -342,7 +318,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
       if (answer.status !== 200) return feedError(ctx, answer);
       return sendCalendar(ctx, [answer.body], answer.body.title, slug);
     }
-    return eventPage(ctx, await get(ctx, `/events/by-slug/${encodeURIComponent(slug)}`));
+    return records.eventPage(ctx, { slug });
   });
   router.get('/events/category/{*path}', (ctx) => {
     const segments = String(ctx.params.path).split('/').filter(Boolean);
@@ -351,8 +327,7 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   });
   router.get('/events/tag/:slug', (ctx) => archive(ctx, 'tags', ctx.params.slug as string, `/events/tag/${ctx.params.slug}/`));
   router.get('/tag/:slug', (ctx) => archive(ctx, 'tags', ctx.params.slug as string, `/tag/${ctx.params.slug}/`));
-  router.get('/venue/:slug', (ctx) => placePage(ctx, 'venues', ctx.params.slug as string));
-  router.get('/organizer/:slug', (ctx) => placePage(ctx, 'organizers', ctx.params.slug as string));
+  records.mount(router);
 
   router.get('/wp-json/cal/events/v1/openapi.json', (ctx) => {
     const urls = urlsOf(ctx);
