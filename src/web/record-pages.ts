@@ -223,18 +223,21 @@ export function createRecordPages(deps: RecordPagesDeps) {
     if (ctx.query.ical !== undefined) return deps.eventFeed(ctx);
     const lang = langOf(ctx);
     const t = pageText(lang);
-    const { event: e } = await ops.run(ctx, EventPageDocument, { ...by, lang, from: today(), next: NEXT_DATES + 1 });
+    const { event: e } = await ops.run(ctx, EventPageDocument, { ...by, lang });
     if (!e) return deps.notFound(ctx);
     const urls = deps.urlsOf(ctx);
     const path = recordPath('cal_events', e);
     const url = home(ctx) + path;
     const venues = e.venues.map((v) => venueView(ctx, v));
     const organizers = e.organizers.map((o) => organizerView(ctx, o));
+    // The series' dates after this occurrence (from today when it is past).
+    const from = [today(), e.startDate.slice(0, 10)].sort()[1]!;
+    const dates = e.series?.recurrence ? (await ops.run(ctx, SeriesPageDocument, { id: e.databaseId, lang, from, first: NEXT_DATES + 1 })).event?.series?.occurrences : undefined;
     const series = e.series?.recurrence
       ? {
           text: e.series.recurrence.text,
           url: e.series.slug ? `${home(ctx)}/event/${e.series.slug}/all/` : home(ctx) + recordPath('cal_events', e.series),
-          next: lines(ctx, e.series.occurrences.filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
+          next: lines(ctx, (dates ?? []).filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
         }
       : null;
     const jsonLd = eventJsonLd(e, {

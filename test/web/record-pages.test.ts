@@ -33,12 +33,12 @@ describe('venue and organizer pages', () => {
     const seen: string[] = [];
     let path: string | undefined = `/venue/${cal.venue.slug}/`;
     for (let n = 1; path; n++) {
-      const page = await s.request(path);
+      const page: { status: number; text: string } = await s.request(path);
       expect(page.status, path).toBe(200);
       const api = (await s.api(`/events?venue=${cal.venue.id}&page=${n}`)).body;
       expect(eventLinks(page.text)).toEqual(api.events.map((e: { url: string }) => e.url));
       seen.push(...eventLinks(page.text));
-      const next = hrefs(page.text, 'next')[0];
+      const next: string | undefined = hrefs(page.text, 'next')[0];
       if (next) expect(hrefs((await s.request(new URL(next).pathname + new URL(next).search)).text, 'prev')[0]).toBe(`${s.base}${path}`);
       path = next ? new URL(next).pathname + new URL(next).search : undefined;
     }
