@@ -6,12 +6,11 @@
  * src/web/generated/operations.ts) through the executor with the caller's context, so visibility
  * is the core's: a record the caller may not read is a 404.
  */
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { DateTime } from 'luxon';
-import { LANGS, type WpUrls } from '../../rest-facade/wp/types.ts';
-import type { Config } from '../server/config.ts';
-import { htmlToText } from '../domain/text.ts';
+import { LANGS } from '../../rest-facade/wp/types.ts';
+import { escapeHtml, htmlToText } from '../domain/text.ts';
+import type { Feeds } from './feeds.ts';
 import {
   EventPageDocument,
   OrganizerEventsDocument,
@@ -29,9 +28,9 @@ import {
   type RecordOrganizerFragment,
   type RecordVenueFragment,
 } from './generated/operations.ts';
-import type { PageOperations } from './page-ops.ts';
-import { pageText, type PageText } from './page-text.ts';
-import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, placeJsonLd, summary, withContext } from './seo.ts';
+import type { PageStrings } from './i18n.ts';
+import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, pageMeta, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
+import { guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
 /** Upcoming events per page of a venue or organizer; next dates on an event page; dates per series page. */
@@ -39,7 +38,8 @@ const EVENTS_PER_PAGE = 10;
 const NEXT_DATES = 5;
 const SERIES_DATES = 20;
 
-export interface PageRender {
+/** What a record page tells search engines and link previews. */
+interface PageRender {
   pageTitle: string;
   /** Canonical path under the page's home (`/venue/grand-hall/`), language prefix excluded. */
   path: string;
@@ -51,20 +51,7 @@ export interface PageRender {
   /** rel=prev / rel=next of a paged page (absolute). */
   prev?: string | null;
   next?: string | null;
-}
-
-export interface RecordPagesDeps {
-  ops: PageOperations;
-  config: Config;
-  urlsOf(ctx: Context): WpUrls;
-  langOf(ctx: Context): string;
-  /** Renders a view into the site layout with the given head (routes.ts). */
-  render(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender, apiRoot?: string): void;
-  notFound(ctx: Context): void;
-  /** The request clock (tests fix it). */
-  now?: () => Date;
-  /** The iCal answer of one event, by slug (routes.ts's REST-based feed). */
-  eventFeed(ctx: Context): Promise<void>;
+  apiRoot: string;
 }
 
 type Kind = 'cal_events' | 'cal_venue' | 'cal_organizer';
@@ -90,12 +77,12 @@ function pageParam(ctx: Context): number | null {
 }
 
 /** "Saturday 13 March 2027, 19:00 – 22:00" in the page's language. */
-export function whenText(e: Pick<RecordEventLineFragment, 'startDate' | 'endDate' | 'allDay'>, lang: string, t: PageText): string {
+export function whenText(e: Pick<RecordEventLineFragment, 'startDate' | 'endDate' | 'allDay'>, lang: string, t: PageStrings): string {
   const start = DateTime.fromSQL(e.startDate).setLocale(lang);
   const end = DateTime.fromSQL(e.endDate).setLocale(lang);
   const day = (d: DateTime) => d.toLocaleString(DateTime.DATE_HUGE);
   const time = (d: DateTime) => d.toLocaleString(DateTime.TIME_SIMPLE);
-  if (e.allDay) return start.hasSame(end, 'day') ? `${day(start)} (${t('all_day')})` : `${day(start)} – ${day(end)}`;
+  if (e.allDay) return start.hasSame(end, 'day') ? `${day(start)} (${t('event.allDay').toLowerCase()})` : `${day(start)} – ${day(end)}`;
   if (start.hasSame(end, 'day')) return `${day(start)}, ${time(start)} – ${time(end)}`;
   return `${day(start)}, ${time(start)} – ${day(end)}, ${time(end)}`;
 }
@@ -104,14 +91,44 @@ function isoStart(e: Pick<RecordEventLineFragment, 'startDate' | 'startsAt' | 'a
   return e.allDay ? e.startDate.slice(0, 10) : e.startsAt;
 }
 
-export function createRecordPages(deps: RecordPagesDeps) {
-  const { ops, config } = deps;
-  const home = (ctx: Context) => deps.urlsOf(ctx).home;
-  const langOf = (ctx: Context) => deps.langOf(ctx) || 'en';
+export function createRecordPages(site: Site, feeds: Feeds) {
+  const config = site.config;
+  const home = (ctx: Context) => site.urls(ctx).home;
+  const langOf = (ctx: Context) => site.lang(ctx);
+  const ops = { run: site.run };
+  const deps = {
+    urlsOf: (ctx: Context) => site.urls(ctx),
+    notFound: (ctx: Context) => site.refuse(ctx, 404),
+    now: site.now,
+    eventFeed: async (ctx: Context, e: { slug: string | null; databaseId: number }) => {
+      if (e.slug) return feeds.event(ctx, e.slug, `${e.slug}.ics`);
+      return site.refuse(ctx, 404);
+    },
+    /** The view in the layout, with canonical, language alternates, meta and JSON-LD in the head. */
+    render(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender) {
+      const urls = site.urls(ctx);
+      const canonical = urls.home + head.path;
+      const meta = pageMeta({ title: head.pageTitle, description: head.description, url: canonical, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site });
+      const links = [
+        `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+        ...languageAlternates(urls.site, head.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeHtml(a.href)}">`),
+        ...meta.map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}">`),
+      ];
+      site.render(ctx, 200, view, data, {
+        pageTitle: head.pageTitle,
+        feedUrl: head.feedUrl,
+        jsonLd: head.jsonLd ? scriptJson(head.jsonLd) : undefined,
+        prev: head.prev ?? undefined,
+        next: head.next ?? undefined,
+        apiRoot: head.apiRoot,
+        head: links.join('\n'),
+      });
+    },
+  };
 
   const lines = (ctx: Context, events: readonly RecordEventLineFragment[]) => {
     const lang = langOf(ctx);
-    const t = pageText(lang);
+    const t = site.t(ctx);
     return events.map((e) => {
       const venue = e.venues[0];
       return {
@@ -183,8 +200,8 @@ export function createRecordPages(deps: RecordPagesDeps) {
         feedUrl: `${deps.urlsOf(ctx).site}/events.ics?venue=${venue.databaseId}`,
         prev: pages.prev,
         next: pages.next,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/venues/${venue.databaseId}`,
       },
-      `${deps.urlsOf(ctx).namespaceRoot}/venues/${venue.databaseId}`,
     );
   }
 
@@ -211,8 +228,8 @@ export function createRecordPages(deps: RecordPagesDeps) {
         feedUrl: `${deps.urlsOf(ctx).site}/events.ics?organizer=${organizer.databaseId}`,
         prev: pages.prev,
         next: pages.next,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/organizers/${organizer.databaseId}`,
       },
-      `${deps.urlsOf(ctx).namespaceRoot}/organizers/${organizer.databaseId}`,
     );
   }
 
@@ -220,11 +237,11 @@ export function createRecordPages(deps: RecordPagesDeps) {
   const today = () => DateTime.fromJSDate(deps.now?.() ?? new Date()).setZone(config.site.timezone).toISODate() ?? '1970-01-01';
 
   async function eventPage(ctx: Context, by: { id?: number; slug?: string }) {
-    if (ctx.query.ical !== undefined) return deps.eventFeed(ctx);
     const lang = langOf(ctx);
-    const t = pageText(lang);
+    const t = site.t(ctx);
     const { event: e } = await ops.run(ctx, EventPageDocument, { ...by, lang });
     if (!e) return deps.notFound(ctx);
+    if (ctx.query.ical !== undefined) return deps.eventFeed(ctx, e);
     const urls = deps.urlsOf(ctx);
     const path = recordPath('cal_events', e);
     const url = home(ctx) + path;
@@ -273,8 +290,8 @@ export function createRecordPages(deps: RecordPagesDeps) {
         image: e.image,
         jsonLd,
         feedUrl: `${url}${url.includes('?') ? '&' : '?'}ical=1`,
+        apiRoot: `${urls.namespaceRoot}/events/${e.databaseId}`,
       },
-      `${urls.namespaceRoot}/events/${e.databaseId}`,
     );
   }
 
@@ -307,15 +324,15 @@ export function createRecordPages(deps: RecordPagesDeps) {
         firstUrl: fromParam ? url : null,
       },
       {
-        pageTitle: `${htmlToText(series.title)} · ${pageText(lang)('series_title')}`,
+        pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
         path: fromParam ? `${path}?from=${fromParam}` : path,
         description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
         type: 'article',
         image: series.image,
         feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
         next: nextUrl,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,
       },
-      `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,
     );
   }
 
@@ -386,18 +403,26 @@ export function createRecordPages(deps: RecordPagesDeps) {
     sendXml(ctx, sitemapXml(entries));
   }
 
-  /** Mounts the routes (language prefixes are stripped before the router, see routes.ts). */
-  function mount(router: Router) {
-    router.get('/venue/:slug', (ctx) => venuePage(ctx, { slug: String(ctx.params.slug) }));
-    router.get('/organizer/:slug', (ctx) => organizerPage(ctx, { slug: String(ctx.params.slug) }));
-    router.get('/event/:slug/all', (ctx) => seriesPage(ctx, String(ctx.params.slug)));
+  /** Registers the routes (language prefixes are stripped before the router, see routes.ts). */
+  function register(router: PageRouter) {
+    router.get(
+      '/event/:slug',
+      guarded(site, (ctx) => {
+        const slug = String(ctx.params.slug);
+        if (slug.endsWith('.ics')) return feeds.event(ctx, slug.slice(0, -4), slug);
+        return eventPage(ctx, { slug });
+      }),
+    );
+    router.get('/venue/:slug', guarded(site, (ctx) => venuePage(ctx, { slug: String(ctx.params.slug) })));
+    router.get('/organizer/:slug', guarded(site, (ctx) => organizerPage(ctx, { slug: String(ctx.params.slug) })));
+    router.get('/event/:slug/all', guarded(site, (ctx) => seriesPage(ctx, String(ctx.params.slug))));
     router.get('/event/:slug/:date', (ctx, next) => {
       const date = String(ctx.params.date);
       if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return next();
-      return occurrenceOn(ctx, String(ctx.params.slug), date);
+      return guarded(site, (c) => occurrenceOn(c, String(ctx.params.slug), date))(ctx);
     });
-    router.get('/sitemap.xml', (ctx) => sitemapIndex(ctx));
-    router.get('/:name', (ctx, next) => (String(ctx.params.name).startsWith('sitemap-') ? sitemapFile(ctx, String(ctx.params.name)) : next()));
+    router.get('/sitemap.xml', guarded(site, (ctx) => sitemapIndex(ctx)));
+    router.get('/:name', (ctx, next) => (String(ctx.params.name).startsWith('sitemap-') ? guarded(site, (c) => sitemapFile(c, String(ctx.params.name)))(ctx) : next()));
     router.get('/robots.txt', (ctx) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.set('X-Content-Type-Options', 'nosniff');
@@ -405,5 +430,5 @@ export function createRecordPages(deps: RecordPagesDeps) {
     });
   }
 
-  return { mount, eventPage, venuePage, organizerPage };
+  return { register, eventPage, venuePage, organizerPage };
 }
