@@ -28,16 +28,6 @@ export function securityHeaders(ctx: Context) {
   ctx.set('Content-Security-Policy', PAGE_CSP);
 }
 
-/** JSON for a `<script type="application/ld+json">` block: nothing can close the element. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
 /** What a page hands the layout besides its own template data. */
 export interface PageHead {
   pageTitle: string;
