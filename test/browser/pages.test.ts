@@ -131,6 +131,50 @@ describe.skipIf(!hasChromium)('public pages in a real browser', () => {
     expect(await desktop.locator('section.series .schedule').innerText()).toBe('every week on Tuesday for 30 times');
   });
 
+  /** Event links of the calendar views' rows (list, day) and month cells. */
+  const rows = (page: Page) => page.locator('main ul.events li .title a, main table.month ul.cell-events a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  const apiUrls = (query: string) => s.api(`/events?${query}`).then((r) => (r.body.events ?? []).map((e: { url: string }) => e.url) as string[]);
+
+  it('views: home, list (paged), category archives (a parent with events only in its child), tag archive and search show the API\'s events', { timeout: 300_000 }, async () => {
+    const cases: Array<[string, string, string]> = [
+      ['home', '/', ''],
+      ['list', '/events/list/', ''],
+      ['category-parent', '/events/category/music/', 'categories=music'],
+      ['category-child', '/events/category/music/jazz/', 'categories=jazz'],
+      ['tag', '/events/tag/live/', 'tags=live'],
+      ['search', '/events/?tribe-bar-search=concert', 'search=concert'],
+    ];
+    for (const [name, path, query] of cases) {
+      const page = await check(name, path);
+      expect(await rows(page), path).toEqual(await apiUrls(query));
+    }
+    const page = await check('list', '/events/list/');
+    await page.locator('nav.pager a[rel=next]').click();
+    await page.waitForURL(/page/);
+    expect(await rows(page)).toEqual(await apiUrls('page=2'));
+    await page.locator('nav.pager a[rel=prev]').click();
+    await page.waitForLoadState();
+    expect(await rows(page)).toEqual(await apiUrls(''));
+  });
+
+  it('views: month grid and day, with their previous/next links', { timeout: 300_000 }, async () => {
+    const december = new Set(await apiUrls('start_date=2026-11-30&end_date=2027-01-03&per_page=50'));
+    const month = await check('month', '/events/2026-12/');
+    const shown = await rows(month);
+    expect(shown.length).toBeGreaterThan(10);
+    for (const url of shown) expect(december.has(url), url).toBe(true);
+    await month.locator('nav.step a[rel=next]').click();
+    await month.waitForURL(/2027-01/);
+    await month.locator('nav.step a[rel=prev]').click();
+    await month.waitForURL(/2026-12/);
+    const day = await check('day', '/events/2026-12-05/');
+    const onDay = await rows(day);
+    expect(onDay.length).toBeGreaterThan(0);
+    for (const url of onDay) expect(december.has(url), url).toBe(true);
+    await day.locator('nav.step a[rel=next]').click();
+    await day.waitForURL(/2026-12-06/);
+  });
+
   it('a language variant', async () => {
     const page = await check('venue-fr', `/fr/venue/${cal.venue.slug}/`);
     expect(await page.locator('html').getAttribute('lang')).toBe('fr');
