@@ -5,8 +5,8 @@
  *
  *   const s = pageStrings(lang);   s('list.page', { page: 2 })  →  "Page 2"
  *
- * Dates are formatted by luxon in the page's language (`locale(lang)`), so month and weekday names
- * need no entry here.
+ * Dates are formatted by luxon in the page's language (src/web/format.ts), so month and weekday
+ * names need no entry here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isLang } from '../../rest-facade/wp/i18n.ts';
@@ -111,9 +111,6 @@ const catalogs = new Map<Lang, Partial<Record<PageKey, string>>>(LANGS.map((l) =
 export function pageLang(prefix: string | undefined): Lang {
   return prefix && isLang(prefix) ? prefix : 'en';
 }
-
-/** Luxon/Intl locale of a page language. */
-export const locale = (lang: Lang): string => lang;
 
 const cache = new Map<Lang, PageStrings>();
 

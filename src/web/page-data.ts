@@ -16,6 +16,7 @@ import type { DocumentNode } from 'graphql';
 import type { Context as KoaContext } from 'koa';
 import type { AppState, Context } from '../context.ts';
 import type { Executor, PreparedOperation } from '../server/yoga.ts';
+import * as generated from './generated/operations.ts';
 
 /** The status a page answers for a typed error of the core (`extensions.type`). */
 const REFUSAL_STATUS: Record<string, number> = {
@@ -57,11 +58,12 @@ export function calOf(ctx: KoaContext): Context {
 }
 
 export function createPageData(executor: Executor): { run: PageRun } {
-  // Each document is validated once, the first time a page runs it.
-  const prepared = new Map<DocumentNode, PreparedOperation>();
+  // Every operation of src/web/operations/ is validated once, at startup (as the REST facade's are).
+  const documents: DocumentNode[] = Object.values(generated).filter((d) => d.definitions.some((def) => def.kind === 'OperationDefinition'));
+  const prepared = new Map<DocumentNode, PreparedOperation>(documents.map((d) => [d, executor.prepare(d)]));
   const operation = (document: DocumentNode) => {
-    let op = prepared.get(document);
-    if (!op) prepared.set(document, (op = executor.prepare(document)));
+    const op = prepared.get(document);
+    if (!op) throw new Error('not an operation of src/web/generated/operations.ts');
     return op;
   };
   const run: PageRun = async (ctx, document, variables, options = {}) => {

@@ -138,6 +138,13 @@ export function createSite({ config, executor, now }: { config: Config; executor
 /** A route handler that answers a `PageRefusal` (the core refused the page's data) with the error page. */
 export function guarded(site: Site, handler: (ctx: Context) => Promise<void> | void) {
   return async (ctx: Context) => {
+    // Credentials that failed (or a sign-in throttle) are answered before any data is read, as the APIs do.
+    const failure = (ctx.state as AppState).authError;
+    if (failure?.error === 'throttled') {
+      ctx.set('Retry-After', String(failure.retryAfter));
+      return site.refuse(ctx, 429);
+    }
+    if (failure) return site.refuse(ctx, 401);
     try {
       await handler(ctx);
     } catch (error) {
