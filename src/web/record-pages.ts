@@ -30,7 +30,7 @@ import {
 } from './generated/operations.ts';
 import type { PageStrings } from './i18n.ts';
 import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, pageMeta, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
-import { guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
+import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
 /** Upcoming events per page of a venue or organizer; next dates on an event page; dates per series page. */
@@ -382,6 +382,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
   function sendXml(ctx: Context, body: string) {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
+    cacheHeaders(ctx, config.httpMaxAgeS);
     ctx.body = body;
   }
 
@@ -426,6 +427,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     router.get('/robots.txt', (ctx) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.set('X-Content-Type-Options', 'nosniff');
+      cacheHeaders(ctx, config.httpMaxAgeS);
       ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
     });
   }

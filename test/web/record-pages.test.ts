@@ -27,6 +27,10 @@ describe('venue and organizer pages', () => {
     const ld = jsonLd(r.text);
     expect(ld).toMatchObject({ '@type': 'Place', name: 'Grand Hall', telephone: '+1 217 555 0100', address: { streetAddress: '1 Main Street', postalCode: '62701' }, geo: { latitude: 39.7817 } });
     expect(meta(r.text, 'og:title')).toBe('Grand Hall');
+    // A plain anonymous GET, cacheable as the API's reads; private for a signed-in visitor.
+    expect(r.headers.get('cache-control')).toBe('public, max-age=0');
+    expect(r.headers.get('set-cookie')).toBeNull();
+    expect((await s.request(`/venue/${cal.venue.slug}/`, { as: 'admin' })).headers.get('cache-control')).toBe('private, no-cache');
     expect(meta(r.text, 'og:url')).toBe(rest.url);
 
     // Page after page, the same events as GET /events?venue=, and nothing more.
