@@ -8,6 +8,7 @@ import './types/event-tag.ts';
 import './types/venue.ts';
 import './types/organizer.ts';
 import './types/event.ts';
+import './types/calendar.ts';
 import './types/changes.ts';
 import './types/recurrence.ts';
 import './types/node.ts';

@@ -2,11 +2,12 @@
 // builds with the committed snapshot (or the file given as --against=<path>): prints the changes,
 // breaking / dangerous / safe (GraphQL Inspector), and fails when they differ, so that any change,
 // a breaking one above all, lands only by regenerating the snapshot deliberately (`npm run generate`).
-// The REST facade's operation types (schema/codegen.ts), generated from this schema, are written and
-// checked with it: a stale generated file fails the check too (`--operation-types=<path>` checks another copy).
+// The operation types of the core's in-process clients (schema/codegen.ts: the REST facade's and the
+// pages'), generated from this schema, are written and checked with it: a stale generated file fails the
+// check too (`--operation-types=<path>` checks another copy of the REST facade's).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { OPERATION_TYPES_FILE, operationTypesTarget, restOperationTypes } from './codegen.ts';
+import { OPERATION_CLIENTS, operationTypes, outputUrl } from './codegen.ts';
 import { compareSchemas } from './diff.ts';
 import { schema } from './index.ts';
 
@@ -39,17 +40,19 @@ if (process.argv.includes('--check')) {
     process.exit(1);
   }
   process.stdout.write('schema/schema.graphql is up to date\n');
-  const operationTypes = await restOperationTypes(schema);
-  const typesAgainst = process.argv.find((a) => a.startsWith('--operation-types='))?.slice('--operation-types='.length) ?? operationTypesTarget;
-  if (readOr(typesAgainst, '') !== operationTypes) {
-    process.stderr.write(
-      `${OPERATION_TYPES_FILE} is out of date (the schema or rest-facade/resources/**/*.graphql changed):\n` +
-        `run \`npm run generate\` and commit ${OPERATION_TYPES_FILE}.\n`,
-    );
-    process.exit(1);
+  for (const [i, client] of OPERATION_CLIENTS.entries()) {
+    const generated = await operationTypes(schema, client);
+    const custom = i === 0 ? process.argv.find((a) => a.startsWith('--operation-types='))?.slice('--operation-types='.length) : undefined;
+    if (readOr(custom ?? outputUrl(client), '') !== generated) {
+      process.stderr.write(
+        `${client.output} is out of date (the schema or ${client.documents}**/*.graphql changed):\n` +
+          `run \`npm run generate\` and commit ${client.output}.\n`,
+      );
+      process.exit(1);
+    }
+    process.stdout.write(`${client.output} is up to date\n`);
   }
-  process.stdout.write(`${OPERATION_TYPES_FILE} is up to date\n`);
 } else {
   writeFileSync(target, sdl);
-  writeFileSync(operationTypesTarget, await restOperationTypes(schema));
+  for (const client of OPERATION_CLIENTS) writeFileSync(outputUrl(client), await operationTypes(schema, client));
 }

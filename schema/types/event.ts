@@ -14,7 +14,7 @@ import { EventFilterInput } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
 import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
-import { ImageRef, wallClock } from './common.ts';
+import { describedEnum, ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
 import { OrganizerRef } from './organizer.ts';
@@ -115,6 +115,11 @@ const AppliedWindowRef = builder.objectRef<AppliedWindow>('EventDateWindow').imp
   fields: (t) => mapDateBounds((bound) => t.string({ nullable: true, resolve: (w) => w[bound] ?? null })),
 });
 
+const ListOrderEnum = describedEnum('ListOrder', 'Order of an event list.', {
+  ASC: ['asc', 'Earliest start first (the default).'],
+  DESC: ['desc', 'Latest start first (past events).'],
+});
+
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: 'Event',
@@ -129,9 +134,9 @@ builder.queryFields((t) => ({
     {
       type: EventRef,
       description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
-      args: { filter: t.arg({ type: EventFilterInput }), ...pageArgs },
+      args: { filter: t.arg({ type: EventFilterInput }), order: t.arg({ type: ListOrderEnum, description: 'Default ASC.' }), ...pageArgs },
       resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
-        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {});
+        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {}, args.order ?? 'asc');
         const window = pageWindow(ctx, args);
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
         const page = await listPage(

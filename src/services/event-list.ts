@@ -51,9 +51,9 @@ async function assertPostsOfType(ctx: Context, ids: number[], type: 'EVENT' | 'V
 
 /**
  * Translates a list filter into a Prisma query: the calendar's list semantics (contract §5.4/§5.5)
- * live here and nowhere else.
+ * live here and nowhere else. `desc`: latest first (the past-events list).
  */
-export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
+export async function buildEventListQuery(ctx: Context, filter: EventFilter, direction: 'asc' | 'desc' = 'asc') {
   const and: Prisma.EventWhereInput[] = [listStatusWhere(ctx, filter.statuses), { hideFromListings: false }];
   const settings = ctx.settings;
   const window = resolveEventWindow(
@@ -133,8 +133,8 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter) {
   }
 
   const orderBy: Prisma.EventOrderByWithRelationInput[] = filter.include?.length
-    ? [{ dateUtc: 'asc' }, { id: 'asc' }]
-    : [{ [start]: 'asc' }, { id: 'asc' }];
+    ? [{ dateUtc: direction }, { id: direction }]
+    : [{ [start]: direction }, { id: direction }];
   return { where: filter.occurrences === 'SERIES' ? onePerSeries(and) : ({ AND: and } as Prisma.EventWhereInput), orderBy, window: window.applied };
 }
 

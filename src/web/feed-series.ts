@@ -4,8 +4,8 @@
  * overrides. One GraphQL operation per page of listed IDs, run in-process with the caller's context.
  */
 import { parse } from 'graphql';
-import type { Context } from 'koa';
-import type { AppState } from '../services/context.ts';
+
+import type { Context } from '../services/context.ts';
 import type { Executor } from '../../schema/executor.ts';
 
 const SOURCE = `query FeedSeries($ids: [Int!]!, $perPage: Int) {
@@ -61,11 +61,11 @@ interface Node {
 
 export function createFeedSeriesLoader(executor: Executor, pageSize: number) {
   const operation = executor.prepare(parse(SOURCE));
-  return async function feedSeries(ctx: Context & { state: AppState }, ids: readonly number[]): Promise<FeedRecurrence> {
+  return async function feedSeries(cal: Context, ids: readonly number[]): Promise<FeedRecurrence> {
     const found: FeedRecurrence = { members: new Map(), series: new Map() };
     for (let i = 0; i < ids.length; i += pageSize) {
       const chunk = ids.slice(i, i + pageSize);
-      const result = await executor.execute(operation, { ids: chunk, perPage: chunk.length }, ctx.state.cal);
+      const result = await executor.execute(operation, { ids: chunk, perPage: chunk.length }, cal);
       const edges = (result.data?.events as { edges?: { node: Node }[] } | undefined)?.edges;
       if (result.errors?.length || !edges) throw new Error(`FeedSeries: ${JSON.stringify(result.errors ?? result.data)}`);
       for (const { node } of edges) {

@@ -1,0 +1,42 @@
+/**
+ * How the pages write dates and times: event-local wall clocks (`YYYY-MM-DD HH:MM:SS`, as the core
+ * gives them) in words of the page's language (luxon/Intl), and the ISO form of `<time datetime>`.
+ * Presentation only: which events fall on which day is the core's (Query.calendarDays).
+ */
+import { DateTime } from 'luxon';
+import type { Lang } from '../../rest-facade/wp/types.ts';
+
+const wall = (text: string, lang: Lang) => DateTime.fromSQL(text, { zone: 'utc' }).setLocale(lang);
+
+/** `Saturday, December 5, 2026` (in the page's language). */
+export const longDate = (d: DateTime) => d.toLocaleString({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+/** `19:00` / `7:00 PM` as the language writes it. */
+export const clock = (d: DateTime) => d.toLocaleString(DateTime.TIME_SIMPLE);
+
+/** When an event happens, in words: its day(s) and, unless all day, its times. */
+export function describeWhen(allDay: boolean, startDate: string, endDate: string, lang: Lang, allDayWord = 'all day'): string {
+  const start = wall(startDate, lang);
+  const end = wall(endDate, lang);
+  if (allDay) return start.hasSame(end, 'day') ? `${longDate(start)} (${allDayWord})` : `${longDate(start)} – ${longDate(end)}`;
+  if (start.hasSame(end, 'day')) return `${longDate(start)}, ${clock(start)} – ${clock(end)}`;
+  return `${longDate(start)}, ${clock(start)} – ${longDate(end)}, ${clock(end)}`;
+}
+
+/** The times of an event on one day of a grid: `19:00 – 22:30`, `until 02:00`, `from 22:00`, or ''. */
+export function timesOn(day: string, allDay: boolean, startDate: string, endDate: string, lang: Lang): string {
+  if (allDay) return '';
+  const start = wall(startDate, lang);
+  const end = wall(endDate, lang);
+  const startsToday = startDate.slice(0, 10) === day;
+  const endsToday = endDate.slice(0, 10) === day;
+  if (startsToday && endsToday) return `${clock(start)} – ${clock(end)}`;
+  if (startsToday) return `${clock(start)} –`;
+  if (endsToday) return `– ${clock(end)}`;
+  return '';
+}
+
+/** `<time datetime>` of an event's start: the date of an all-day event, else the instant with the event's offset. */
+export function isoStart(allDay: boolean, startDate: string, startDateUtc: string, timezone: string): string {
+  if (allDay) return startDate.slice(0, 10);
+  return DateTime.fromSQL(startDateUtc, { zone: 'utc' }).setZone(timezone).toISO() ?? startDate;
+}

@@ -1,0 +1,436 @@
+/**
+ * The record pages: an event (`/event/{slug}/`), a venue (`/venue/{slug}/`), an organizer
+ * (`/organizer/{slug}/`), a recurring series (TEC's `/event/{slug}/all/`, and its
+ * `/event/{slug}/{YYYY-MM-DD}/` occurrence links), plus `sitemap.xml` and `robots.txt`. Each runs
+ * its own named operations (src/web/operations/pages.graphql, typed in
+ * src/web/generated/operations.ts) through the executor with the caller's context, so visibility
+ * is the core's: a record the caller may not read is a 404.
+ */
+import type { Context } from 'koa';
+import { DateTime } from 'luxon';
+import { LANGS } from '../../rest-facade/wp/types.ts';
+import { escapeHtml, htmlToText } from '../domain/text.ts';
+import type { Feeds } from './feeds.ts';
+import {
+  EventPageDocument,
+  OrganizerEventsDocument,
+  OrganizerPageDocument,
+  SeriesPageDocument,
+  SitemapCountsDocument,
+  SitemapEventsDocument,
+  SitemapOrganizersDocument,
+  SitemapVenuesDocument,
+  VenueEventsDocument,
+  VenuePageDocument,
+  type PostStatus,
+  type RecordEventLineFragment,
+  type RecordEventListFragment,
+  type RecordOrganizerFragment,
+  type RecordVenueFragment,
+} from './generated/operations.ts';
+import type { PageStrings } from './i18n.ts';
+import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, pageMeta, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
+import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
+import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
+
+/** Upcoming events per page of a venue or organizer; next dates on an event page; dates per series page. */
+const EVENTS_PER_PAGE = 10;
+const NEXT_DATES = 5;
+const SERIES_DATES = 20;
+
+/** What a record page tells search engines and link previews. */
+interface PageRender {
+  pageTitle: string;
+  /** Canonical path under the page's home (`/venue/grand-hall/`), language prefix excluded. */
+  path: string;
+  description: string;
+  type: 'website' | 'article';
+  image?: { url: string; width: number | null; height: number | null } | null;
+  jsonLd?: unknown;
+  feedUrl?: string;
+  /** rel=prev / rel=next of a paged page (absolute). */
+  prev?: string | null;
+  next?: string | null;
+  apiRoot: string;
+}
+
+type Kind = 'cal_events' | 'cal_venue' | 'cal_organizer';
+const BASE: Record<Kind, string> = { cal_events: 'event', cal_venue: 'venue', cal_organizer: 'organizer' };
+
+/** The public path of a record under its home, as the REST `url` builds it. */
+export function recordPath(kind: Kind, record: { databaseId: number; status: PostStatus; slug: string | null }): string {
+  if ((record.status === 'PUBLISH' || record.status === 'PRIVATE') && record.slug) return `/${BASE[kind]}/${record.slug}/`;
+  return `/?post_type=${kind}&p=${record.databaseId}`;
+}
+
+/** `<link rel=alternate hreflang>` of a page in every language (en is the unprefixed site). */
+export function languageAlternates(site: string, path: string): { lang: string; href: string }[] {
+  return [...LANGS.map((lang) => ({ lang, href: `${site}${lang === 'en' ? '' : `/${lang}`}${path}` })), { lang: 'x-default', href: `${site}${path}` }];
+}
+
+/** The page number of `?page=` (1 when absent); null when malformed. */
+function pageParam(ctx: Context): number | null {
+  const raw = ctx.query.page;
+  if (raw === undefined) return 1;
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,5}$/.test(raw)) return null;
+  return Number(raw);
+}
+
+/** "Saturday 13 March 2027, 19:00 – 22:00" in the page's language. */
+export function whenText(e: Pick<RecordEventLineFragment, 'startDate' | 'endDate' | 'allDay'>, lang: string, t: PageStrings): string {
+  const start = DateTime.fromSQL(e.startDate).setLocale(lang);
+  const end = DateTime.fromSQL(e.endDate).setLocale(lang);
+  const day = (d: DateTime) => d.toLocaleString(DateTime.DATE_HUGE);
+  const time = (d: DateTime) => d.toLocaleString(DateTime.TIME_SIMPLE);
+  if (e.allDay) return start.hasSame(end, 'day') ? `${day(start)} (${t('event.allDay').toLowerCase()})` : `${day(start)} – ${day(end)}`;
+  if (start.hasSame(end, 'day')) return `${day(start)}, ${time(start)} – ${time(end)}`;
+  return `${day(start)}, ${time(start)} – ${day(end)}, ${time(end)}`;
+}
+
+function isoStart(e: Pick<RecordEventLineFragment, 'startDate' | 'startsAt' | 'allDay'>): string {
+  return e.allDay ? e.startDate.slice(0, 10) : e.startsAt;
+}
+
+export function createRecordPages(site: Site, feeds: Feeds) {
+  const config = site.config;
+  const home = (ctx: Context) => site.urls(ctx).home;
+  const langOf = (ctx: Context) => site.lang(ctx);
+  const ops = { run: site.run };
+  const deps = {
+    urlsOf: (ctx: Context) => site.urls(ctx),
+    notFound: (ctx: Context) => site.refuse(ctx, 404),
+    now: site.now,
+    eventFeed: async (ctx: Context, e: { slug: string | null; databaseId: number }) => {
+      if (e.slug) return feeds.event(ctx, e.slug, `${e.slug}.ics`);
+      return site.refuse(ctx, 404);
+    },
+    /** The view in the layout, with canonical, language alternates, meta and JSON-LD in the head. */
+    render(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender) {
+      const urls = site.urls(ctx);
+      const canonical = urls.home + head.path;
+      const meta = pageMeta({ title: head.pageTitle, description: head.description, url: canonical, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site });
+      const links = [
+        `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+        ...languageAlternates(urls.site, head.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeHtml(a.href)}">`),
+        ...meta.map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}">`),
+      ];
+      site.render(ctx, 200, view, data, {
+        pageTitle: head.pageTitle,
+        feedUrl: head.feedUrl,
+        jsonLd: head.jsonLd ? scriptJson(head.jsonLd) : undefined,
+        prev: head.prev ?? undefined,
+        next: head.next ?? undefined,
+        apiRoot: head.apiRoot,
+        head: links.join('\n'),
+      });
+    },
+  };
+
+  const lines = (ctx: Context, events: readonly RecordEventLineFragment[]) => {
+    const lang = langOf(ctx);
+    const t = site.t(ctx);
+    return events.map((e) => {
+      const venue = e.venues[0];
+      return {
+        url: home(ctx) + recordPath('cal_events', e),
+        title: e.title,
+        when: whenText(e, lang, t),
+        isoStart: isoStart(e),
+        venueName: venue ? htmlToText(venue.name) : undefined,
+        image: e.image,
+      };
+    });
+  };
+
+  /** Prev/next links of a paged list of events (`?page=N`). */
+  const paging = (ctx: Context, path: string, list: RecordEventListFragment) => {
+    const at = (n: number) => `${home(ctx)}${path}${n > 1 ? `?page=${n}` : ''}`;
+    return {
+      prev: list.page > 1 ? at(list.page - 1) : null,
+      next: list.page < list.totalPages ? at(list.page + 1) : null,
+      page: list.page,
+      totalPages: list.totalPages,
+      total: list.totalCount,
+    };
+  };
+
+  const venueView = (ctx: Context, v: RecordVenueFragment) => {
+    const url = home(ctx) + recordPath('cal_venue', v);
+    return {
+      name: v.name,
+      url,
+      address: addressLine(v),
+      mapUrl: v.showMapLink ? mapUrl(v) : null,
+      phone: v.phone,
+      website: v.website,
+      description: v.locked ? '' : v.description,
+      image: v.image,
+    };
+  };
+  const organizerView = (ctx: Context, o: RecordOrganizerFragment) => ({
+    name: o.name,
+    url: home(ctx) + recordPath('cal_organizer', o),
+    phone: o.phone,
+    website: o.website,
+    email: o.email,
+    description: o.locked ? '' : o.description,
+    image: o.image,
+  });
+
+  async function venuePage(ctx: Context, by: { id?: number; slug?: string }) {
+    const pageNo = pageParam(ctx);
+    const { venue } = await ops.run(ctx, VenuePageDocument, by);
+    if (!venue || pageNo === null) return deps.notFound(ctx);
+    const { events } = await ops.run(ctx, VenueEventsDocument, { venue: venue.databaseId, page: pageNo, perPage: EVENTS_PER_PAGE });
+    if (pageNo > 1 && pageNo > events.totalPages) return deps.notFound(ctx);
+    const path = recordPath('cal_venue', venue);
+    const view = venueView(ctx, venue);
+    const pages = paging(ctx, path, events);
+    deps.render(
+      ctx,
+      'record',
+      { kind: 'venue', record: view, events: lines(ctx, events.nodes), pages },
+      {
+        pageTitle: htmlToText(venue.name),
+        path,
+        description: summary(venue.excerpt || venue.description) || view.address,
+        type: 'article',
+        image: venue.image,
+        jsonLd: withContext(placeJsonLd(venue, view.url, deps.urlsOf(ctx).site)),
+        feedUrl: `${deps.urlsOf(ctx).site}/events.ics?venue=${venue.databaseId}`,
+        prev: pages.prev,
+        next: pages.next,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/venues/${venue.databaseId}`,
+      },
+    );
+  }
+
+  async function organizerPage(ctx: Context, by: { id?: number; slug?: string }) {
+    const pageNo = pageParam(ctx);
+    const { organizer } = await ops.run(ctx, OrganizerPageDocument, by);
+    if (!organizer || pageNo === null) return deps.notFound(ctx);
+    const { events } = await ops.run(ctx, OrganizerEventsDocument, { organizer: organizer.databaseId, page: pageNo, perPage: EVENTS_PER_PAGE });
+    if (pageNo > 1 && pageNo > events.totalPages) return deps.notFound(ctx);
+    const path = recordPath('cal_organizer', organizer);
+    const view = organizerView(ctx, organizer);
+    const pages = paging(ctx, path, events);
+    deps.render(
+      ctx,
+      'record',
+      { kind: 'organizer', record: view, events: lines(ctx, events.nodes), pages },
+      {
+        pageTitle: htmlToText(organizer.name),
+        path,
+        description: summary(organizer.excerpt || organizer.description),
+        type: 'article',
+        image: organizer.image,
+        jsonLd: withContext(organizationJsonLd(organizer, view.url, deps.urlsOf(ctx).site)),
+        feedUrl: `${deps.urlsOf(ctx).site}/events.ics?organizer=${organizer.databaseId}`,
+        prev: pages.prev,
+        next: pages.next,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/organizers/${organizer.databaseId}`,
+      },
+    );
+  }
+
+  /** Today in the site's zone, `YYYY-MM-DD` (series' next dates start there). */
+  const today = () => DateTime.fromJSDate(deps.now?.() ?? new Date()).setZone(config.site.timezone).toISODate() ?? '1970-01-01';
+
+  async function eventPage(ctx: Context, by: { id?: number; slug?: string }) {
+    const lang = langOf(ctx);
+    const t = site.t(ctx);
+    const { event: e } = await ops.run(ctx, EventPageDocument, { ...by, lang });
+    if (!e) return deps.notFound(ctx);
+    if (ctx.query.ical !== undefined) return deps.eventFeed(ctx, e);
+    const urls = deps.urlsOf(ctx);
+    const path = recordPath('cal_events', e);
+    const url = home(ctx) + path;
+    const venues = e.venues.map((v) => venueView(ctx, v));
+    const organizers = e.organizers.map((o) => organizerView(ctx, o));
+    // The series' dates after this occurrence (from today when it is past).
+    const from = [today(), e.startDate.slice(0, 10)].sort()[1]!;
+    const dates = e.series?.recurrence ? (await ops.run(ctx, SeriesPageDocument, { id: e.databaseId, lang, from, first: NEXT_DATES + 1 })).event?.series?.occurrences : undefined;
+    const series = e.series?.recurrence
+      ? {
+          text: e.series.recurrence.text,
+          url: e.series.slug ? `${home(ctx)}/event/${e.series.slug}/all/` : home(ctx) + recordPath('cal_events', e.series),
+          next: lines(ctx, (dates ?? []).filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
+        }
+      : null;
+    const jsonLd = eventJsonLd(e, {
+      url,
+      site: urls.site,
+      currencyCode: config.site.currencyCode,
+      venue: e.venues[0] ? { venue: e.venues[0], url: venues[0]!.url } : null,
+      organizer: e.organizers[0] ? { organizer: e.organizers[0], url: organizers[0]!.url } : null,
+    });
+    const ical = e.slug && e.status === 'PUBLISH' ? `${urls.site}/event/${e.slug}.ics` : `${url}${url.includes('?') ? '&' : '?'}ical=1`;
+    deps.render(
+      ctx,
+      'event',
+      {
+        e: {
+          ...e,
+          description: e.locked ? '' : e.description,
+          categories: e.categories.map((c) => ({ name: c.name, url: `${home(ctx)}/events/category/${c.path.join('/')}/` })),
+          tags: e.tags.map((c) => ({ name: c.name, url: `${home(ctx)}/tag/${c.slug}/` })),
+        },
+        when: whenText(e, lang, t),
+        isoStart: isoStart(e),
+        venues,
+        organizers,
+        series,
+        icsUrl: ical,
+      },
+      {
+        pageTitle: htmlToText(e.title),
+        path,
+        description: summary(e.excerpt || e.description) || whenText(e, lang, t),
+        type: 'article',
+        image: e.image,
+        jsonLd,
+        feedUrl: `${url}${url.includes('?') ? '&' : '?'}ical=1`,
+        apiRoot: `${urls.namespaceRoot}/events/${e.databaseId}`,
+      },
+    );
+  }
+
+  /** TEC's `/event/{slug}/all/`: the series, its schedule in words and its dates from today (`?from=YYYY-MM-DD` pages on). */
+  async function seriesPage(ctx: Context, slug: string) {
+    const lang = langOf(ctx);
+    const fromParam = typeof ctx.query.from === 'string' ? ctx.query.from : '';
+    if (fromParam && !/^\d{4}-\d{2}-\d{2}$/.test(fromParam)) return deps.notFound(ctx);
+    const from = fromParam || today();
+    const { event } = await ops.run(ctx, SeriesPageDocument, { slug, lang, from, first: SERIES_DATES + 1 });
+    const series = event?.series;
+    if (!event || !series?.recurrence) {
+      // A single event has no series: its page is the event's.
+      if (event && event.slug === slug) return redirect(ctx, `${home(ctx)}${recordPath('cal_events', event)}`);
+      return deps.notFound(ctx);
+    }
+    if (series.slug && series.slug !== slug) return redirect(ctx, `${home(ctx)}/event/${series.slug}/all/`);
+    const dates = series.occurrences.slice(0, SERIES_DATES);
+    const more = series.occurrences[SERIES_DATES];
+    const path = `/event/${series.slug ?? slug}/all/`;
+    const nextUrl = more ? `${home(ctx)}${path}?from=${more.startDate.slice(0, 10)}` : null;
+    const url = home(ctx) + path;
+    deps.render(
+      ctx,
+      'series',
+      {
+        series: { ...series, url: home(ctx) + recordPath('cal_events', series), text: series.recurrence.text },
+        events: lines(ctx, dates),
+        nextUrl,
+        firstUrl: fromParam ? url : null,
+      },
+      {
+        pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
+        path: fromParam ? `${path}?from=${fromParam}` : path,
+        description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
+        type: 'article',
+        image: series.image,
+        feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
+        next: nextUrl,
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,
+      },
+    );
+  }
+
+  /** TEC's `/event/{slug}/{YYYY-MM-DD}/`: the occurrence of that series on that day (a redirect to its page). */
+  async function occurrenceOn(ctx: Context, slug: string, date: string) {
+    const { event } = await ops.run(ctx, SeriesPageDocument, { slug, lang: 'en', from: date, first: 1 });
+    const hit = event?.series?.occurrences[0];
+    if (!hit || hit.startDate.slice(0, 10) !== date) return deps.notFound(ctx);
+    return redirect(ctx, home(ctx) + recordPath('cal_events', hit));
+  }
+
+  function redirect(ctx: Context, to: string) {
+    ctx.status = 301;
+    ctx.redirect(to);
+  }
+
+  // ── sitemap ──────────────────────────────────────────────────────────────────────────────
+  const FETCH_PAGE = config.site.maxPerPage;
+
+  async function sitemapEntries(ctx: Context, kind: SitemapKind, page: number): Promise<SitemapEntry[]> {
+    const entries: SitemapEntry[] = [];
+    const first = (page - 1) * SITEMAP_PAGE_SIZE;
+    const site = deps.urlsOf(ctx).site;
+    for (let offset = first; offset < first + SITEMAP_PAGE_SIZE; offset += FETCH_PAGE) {
+      const vars = { page: Math.floor(offset / FETCH_PAGE) + 1, perPage: FETCH_PAGE };
+      const nodes =
+        kind === 'events'
+          ? (await ops.run(ctx, SitemapEventsDocument, vars)).events.nodes.map((n) => ({ n, path: recordPath('cal_events', n) }))
+          : kind === 'venues'
+            ? (await ops.run(ctx, SitemapVenuesDocument, vars)).venues.nodes.map((n) => ({ n, path: recordPath('cal_venue', n) }))
+            : (await ops.run(ctx, SitemapOrganizersDocument, vars)).organizers.nodes.map((n) => ({ n, path: recordPath('cal_organizer', n) }));
+      for (const { n, path } of nodes) {
+        if (n.status !== 'PUBLISH') continue;
+        entries.push({ loc: site + path, lastmod: n.modifiedAt, alternates: languageAlternates(site, path) });
+      }
+      if (nodes.length < FETCH_PAGE) break;
+    }
+    return entries;
+  }
+
+  /** The main views, in every language. */
+  function mainEntries(ctx: Context): SitemapEntry[] {
+    const site = deps.urlsOf(ctx).site;
+    return ['/', '/events/', '/events/list/', '/events/month/', '/events/today/'].map((path) => ({ loc: site + path, alternates: languageAlternates(site, path) }));
+  }
+
+  function sendXml(ctx: Context, body: string) {
+    ctx.type = 'application/xml; charset=utf-8';
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    cacheHeaders(ctx, config.httpMaxAgeS);
+    ctx.body = body;
+  }
+
+  async function sitemapIndex(ctx: Context) {
+    const counts = await ops.run(ctx, SitemapCountsDocument, {});
+    const site = deps.urlsOf(ctx).site;
+    const totals: Record<SitemapKind, number> = { events: counts.events.totalCount, venues: counts.venues.totalCount, organizers: counts.organizers.totalCount };
+    const files: SitemapEntry[] = [{ loc: site + sitemapPath('main') }];
+    for (const kind of SITEMAP_KINDS) for (let p = 1; p <= sitemapPages(totals[kind]); p++) files.push({ loc: site + sitemapPath(kind, p) });
+    sendXml(ctx, sitemapIndexXml(files));
+  }
+
+  async function sitemapFile(ctx: Context, name: string) {
+    const parsed = parseSitemapName(name);
+    if (!parsed) return deps.notFound(ctx);
+    if (parsed.kind === 'main') return sendXml(ctx, sitemapXml(mainEntries(ctx)));
+    const entries = await sitemapEntries(ctx, parsed.kind, parsed.page);
+    if (!entries.length && parsed.page > 1) return deps.notFound(ctx);
+    sendXml(ctx, sitemapXml(entries));
+  }
+
+  /** Registers the routes (language prefixes are stripped before the router, see routes.ts). */
+  function register(router: PageRouter) {
+    router.get(
+      '/event/:slug',
+      guarded(site, (ctx) => {
+        const slug = String(ctx.params.slug);
+        if (slug.endsWith('.ics')) return feeds.event(ctx, slug.slice(0, -4), slug);
+        return eventPage(ctx, { slug });
+      }),
+    );
+    router.get('/venue/:slug', guarded(site, (ctx) => venuePage(ctx, { slug: String(ctx.params.slug) })));
+    router.get('/organizer/:slug', guarded(site, (ctx) => organizerPage(ctx, { slug: String(ctx.params.slug) })));
+    router.get('/event/:slug/all', guarded(site, (ctx) => seriesPage(ctx, String(ctx.params.slug))));
+    router.get('/event/:slug/:date', (ctx, next) => {
+      const date = String(ctx.params.date);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return next();
+      return guarded(site, (c) => occurrenceOn(c, String(ctx.params.slug), date))(ctx);
+    });
+    router.get('/sitemap.xml', guarded(site, (ctx) => sitemapIndex(ctx)));
+    router.get('/:name', (ctx, next) => (String(ctx.params.name).startsWith('sitemap-') ? guarded(site, (c) => sitemapFile(c, String(ctx.params.name)))(ctx) : next()));
+    router.get('/robots.txt', (ctx) => {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      cacheHeaders(ctx, config.httpMaxAgeS);
+      ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
+    });
+  }
+
+  return { register, eventPage, venuePage, organizerPage };
+}

@@ -1,0 +1,187 @@
+/**
+ * The public pages in a real browser (Debian's Chromium through playwright-core) on a seeded
+ * calendar: each view shows the events the API lists, its prev/next links lead on, axe-core finds
+ * no serious or critical violation, a 390 px wide viewport does not scroll sideways, and no request
+ * leaves the host or breaks the CSP. Screenshots of each view at 1280 and 390 px wide are written
+ * to test/browser/screenshots/ (gitignored). One browser and one page per width for the file.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCalendar, type SeededCalendar } from '../helpers/calendar-seed.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+const AXE_PATH = '/__test/axe.min.js';
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
+
+describe.skipIf(!hasChromium)('public pages in a real browser', () => {
+  let s: TestServer;
+  let cal: SeededCalendar;
+  let browser: Browser;
+  let desktop: Page;
+  let phone: Page;
+  const problems: string[] = [];
+
+  async function open(width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
+    const page = await context.newPage();
+    const origin = new URL(s.base).origin;
+    // axe-core, served as if from this host (the pages' CSP allows scripts from 'self' only).
+    await page.route(`${origin}${AXE_PATH}`, (route) => route.fulfill({ path: AXE, contentType: 'application/javascript' }));
+    await page.route((url) => url.origin !== origin && url.protocol !== 'data:', (route) => {
+      problems.push(`off-host request ${route.request().url()}`);
+      return route.abort();
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+    });
+    return page;
+  }
+
+  beforeAll(async () => {
+    s = await startTestServer();
+    cal = await seedCalendar(s);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    desktop = await open(1280);
+    phone = await open(390);
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  /** Event links in the page's lists, as absolute URLs. */
+  const listed = (page: Page) => page.locator('main ul.events li > a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+
+  /** Opens a view at both widths: axe, no sideways scroll at 390 px, screenshots; returns the desktop page. */
+  async function check(name: string, path: string): Promise<Page> {
+    for (const page of [phone, desktop]) {
+      const answer = await page.goto(s.base + path);
+      expect(answer?.status(), path).toBe(200);
+      const width = page.viewportSize()!.width;
+      if (width <= 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+      await page.addScriptTag({ url: s.base + AXE_PATH });
+      const violations = await page.evaluate(async () => {
+        const { axe } = window as Window & { axe?: { run(): Promise<{ violations: AxeViolation[] }> } };
+        return (await axe!.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+      });
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious, `${path} at ${width} px: ${JSON.stringify(serious)}`).toEqual([]);
+      await page.screenshot({ path: `${SHOTS}${name}-${width > 500 ? 'desktop' : 'phone'}.png`, fullPage: true });
+    }
+    return desktop;
+  }
+
+  it('venue page: the API\'s events for the venue, page by page through rel=next and back through rel=prev', async () => {
+    const page = await check('venue', `/venue/${cal.venue.slug}/`);
+    expect(await page.locator('h1').innerText()).toBe('Grand Hall');
+    expect(await page.locator('a.map').getAttribute('href')).toMatch(/^https:\/\/www\.openstreetmap\.org\//);
+    const api = (n: number) => s.api(`/events?venue=${cal.venue.id}&page=${n}`).then((r) => r.body.events.map((e: { url: string }) => e.url));
+    expect(await listed(page)).toEqual(await api(1));
+    await page.locator('nav.pager a[rel=next]').click();
+    await page.waitForURL(/\?page=2$/);
+    expect(await listed(page)).toEqual(await api(2));
+    await page.locator('nav.pager a[rel=prev]').click();
+    await page.waitForURL(new RegExp(`/venue/${cal.venue.slug}/$`));
+    expect(await listed(page)).toEqual(await api(1));
+  });
+
+  it('organizer page', async () => {
+    const page = await check('organizer', `/organizer/${cal.organizer.slug}/`);
+    expect(await page.locator('h1').innerText()).toBe('Jazz Society');
+    const api = (await s.api(`/events?organizer=${cal.organizer.id}`)).body.events.map((e: { url: string }) => e.url);
+    expect(await listed(page)).toEqual(api);
+  });
+
+  it('event page: venue and organizer links lead to their pages', async () => {
+    const page = await check('event', `/event/${cal.single.slug}/`);
+    const rest = (await s.api(`/events/${cal.single.id}`)).body;
+    expect(await page.locator('h1').innerText()).toBe(rest.title);
+    await page.locator('section.venue .name a').click();
+    await page.waitForURL(rest.venue.url);
+    expect(await page.locator('h1').innerText()).toBe('Grand Hall');
+  });
+
+  it('series page: schedule in words, the next dates as the API lists them, later dates through rel=next', async () => {
+    const page = await check('series', `/event/${cal.series.slug}/all/`);
+    expect(await page.locator('.schedule').innerText()).toBe('every week on Tuesday for 30 times');
+    const occurrences = (await s.api('/events?search=Tuesday%20Jam&per_page=50')).body.events.map((e: { url: string }) => e.url);
+    expect(await listed(page)).toEqual(occurrences.slice(0, 20));
+    await page.locator('nav.pager a[rel=next]').click();
+    await page.waitForURL(/\?from=/);
+    expect(await listed(page)).toEqual(occurrences.slice(20, 40));
+    // An occurrence's page shows the schedule too.
+    await check('occurrence', new URL(occurrences[1]).pathname);
+    expect(await desktop.locator('section.series .schedule').innerText()).toBe('every week on Tuesday for 30 times');
+  });
+
+  /** Event links of the calendar views' rows (list, day) and month cells. */
+  const rows = (page: Page) => page.locator('main ul.events li .title a, main table.month ul.cell-events a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  const apiUrls = (query: string) => s.api(`/events?${query}`).then((r) => (r.body.events ?? []).map((e: { url: string }) => e.url) as string[]);
+
+  it('views: home, list (paged), category archives (a parent with events only in its child), tag archive and search show the API\'s events', { timeout: 300_000 }, async () => {
+    const cases: Array<[string, string, string]> = [
+      ['home', '/', ''],
+      ['list', '/events/list/', ''],
+      ['category-parent', '/events/category/music/', 'categories=music'],
+      ['category-child', '/events/category/music/jazz/', 'categories=jazz'],
+      ['tag', '/events/tag/live/', 'tags=live'],
+      ['search', '/events/?tribe-bar-search=concert', 'search=concert'],
+    ];
+    for (const [name, path, query] of cases) {
+      const page = await check(name, path);
+      expect(await rows(page), path).toEqual(await apiUrls(query));
+    }
+    const page = await check('list', '/events/list/');
+    await page.locator('nav.pager a[rel=next]').click();
+    await page.waitForURL(/page/);
+    expect(await rows(page)).toEqual(await apiUrls('page=2'));
+    await page.locator('nav.pager a[rel=prev]').click();
+    await page.waitForLoadState();
+    expect(await rows(page)).toEqual(await apiUrls(''));
+  });
+
+  it('views: month grid and day, with their previous/next links', { timeout: 300_000 }, async () => {
+    const december = new Set(await apiUrls('start_date=2026-11-30&end_date=2027-01-03&per_page=50'));
+    const month = await check('month', '/events/2026-12/');
+    const shown = await rows(month);
+    expect(shown.length).toBeGreaterThan(10);
+    for (const url of shown) expect(december.has(url), url).toBe(true);
+    await month.locator('nav.step a[rel=next]').click();
+    await month.waitForURL(/2027-01/);
+    await month.locator('nav.step a[rel=prev]').click();
+    await month.waitForURL(/2026-12/);
+    const day = await check('day', '/events/2026-12-05/');
+    const onDay = await rows(day);
+    expect(onDay.length).toBeGreaterThan(0);
+    for (const url of onDay) expect(december.has(url), url).toBe(true);
+    await day.locator('nav.step a[rel=next]').click();
+    await day.waitForURL(/2026-12-06/);
+  });
+
+  it('a language variant', async () => {
+    const page = await check('venue-fr', `/fr/venue/${cal.venue.slug}/`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
+    expect(await page.locator('main h2').first().innerText()).toBe('Évènements à venir');
+  });
+
+  it('no request left the host, none failed, the CSP refused nothing', () => {
+    expect(problems).toEqual([]);
+  });
+});

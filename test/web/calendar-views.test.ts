@@ -1,0 +1,278 @@
+// The calendar views (issue 26) on a real server: month, list and day views, their category/tag
+// scopes and TEC's query forms, each checked against what the REST API lists.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+let s: TestServer;
+const ids: Record<string, number> = {};
+let weekly: number[] = [];
+
+interface RestEvent {
+  id: number;
+  title: string;
+  start_date: string;
+  end_date: string;
+  all_day: boolean;
+}
+
+beforeAll(async () => {
+  // Site zone America/New_York (test helper); clock 2026-11-21 07:12 there.
+  s = await startTestServer();
+  const music = await s.create('/categories', { name: 'Music', slug: 'music' });
+  await s.create('/categories', { name: 'Jazz', slug: 'jazz', parent: music.id });
+  const post = async (name: string, body: Record<string, unknown>) => {
+    ids[name] = (await s.create('/events', body)).id;
+  };
+  await post('jazz', { title: 'Jazz Night', start_date: '2026-12-05 19:00', end_date: '2026-12-05 22:00', categories: ['jazz'], tags: ['outdoor'] });
+  await post('fair', { title: 'Winter Fair', start_date: '2026-12-10 10:00', end_date: '2026-12-12 18:00' });
+  await post('market', { title: 'Market', start_date: '2026-12-20', end_date: '2026-12-21', all_day: true });
+  await post('late', { title: 'Late Show', start_date: '2026-12-18 22:00', end_date: '2026-12-19 00:00' });
+  for (let i = 1; i <= 5; i++) await post(`busy${i}`, { title: `Busy ${i}`, start_date: `2026-12-15 0${i + 2}:00`, end_date: `2026-12-15 0${i + 2}:30` });
+  await post('past', { title: 'Autumn Talk', start_date: '2026-11-01 18:00', end_date: '2026-11-01 19:00' });
+  await post('draft', { title: 'Secret', start_date: '2026-12-06 10:00', end_date: '2026-12-06 11:00', status: 'draft' });
+  const r = await s.graphql(
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId } } ... on Error { message } } }`,
+    { input: { title: 'Weekly Class', startDate: '2026-12-01 18:00:00', endDate: '2026-12-01 19:00:00', timezone: 'America/New_York', recurrence: { rule: 'FREQ=WEEKLY;COUNT=4' } } },
+    'admin',
+  );
+  weekly = r.data.createEvent.occurrences.map((o: { databaseId: number }) => o.databaseId);
+  expect(weekly).toHaveLength(4);
+}, 120_000);
+afterAll(async () => s?.close());
+
+/** Every December event as the REST API lists it (nothing spans beyond the month but the series). */
+async function restDecember(query = ''): Promise<RestEvent[]> {
+  const r = await s.api(`/events?start_date=2026-11-25&end_date=2027-01-10&per_page=50${query}`);
+  expect(r.status).toBe(200);
+  return r.body.events;
+}
+
+/** The days (`YYYY-MM-DD`) an event of the REST API spans (midnight cutoff: an end at 00:00 is the day before). */
+function spannedDays(e: RestEvent): string[] {
+  const first = e.start_date.slice(0, 10);
+  let last = e.end_date.slice(0, 10);
+  if (!e.all_day && e.end_date.slice(11) === '00:00:00' && last > first) last = new Date(Date.parse(`${last}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const out: string[] = [];
+  for (let d = Date.parse(`${first}T00:00:00Z`); d <= Date.parse(`${last}T00:00:00Z`); d += 86_400_000) out.push(new Date(d).toISOString().slice(0, 10));
+  return out;
+}
+
+/** IDs of the events a fragment of a page links (`/event/{slug}/` or `?p=`), in page order, via their titles. */
+const eventLinks = (html: string) => [...html.matchAll(/<a href="[^"]*\/event\/([^/"]+)\/">/g)].map((m) => m[1]!);
+
+/** Cells of a month grid: date → { event slugs, "+N more" }. */
+function monthCells(html: string) {
+  const cells = new Map<string, { slugs: string[]; more: number; inMonth: boolean; today: boolean }>();
+  const body = html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
+  for (const part of body.split('<td ').slice(1)) {
+    const date = /\/(\d{4}-\d{2}-\d{2})\//.exec(part)![1]!;
+    const more = /class="more"[^>]*>\+(\d+)/.exec(part);
+    cells.set(date, { slugs: eventLinks(part), more: more ? Number(more[1]) : 0, inMonth: !part.includes('other-month'), today: part.includes('aria-current="date"') });
+  }
+  return cells;
+}
+
+const slugOf = async (id: number) => (await s.api(`/events/${id}`)).body.slug as string;
+const linkRel = (html: string, rel: string) => new RegExp(`<link rel="${rel}" href="([^"]+)">`).exec(html)?.[1];
+const pathOf = (url: string) => url.replace(s.base, '').replaceAll('&amp;', '&');
+
+describe('month view', () => {
+  it('puts every event on every day it spans, as the REST API dates them; +N more beyond three', async () => {
+    const page = await s.request('/events/2026-12/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const cells = monthCells(page.text);
+    // Monday-first weeks from 2026-11-30 to 2027-01-03.
+    expect([...cells.keys()][0]).toBe('2026-11-30');
+    expect([...cells.keys()].at(-1)).toBe('2027-01-03');
+    const expected = new Map<string, Set<string>>();
+    for (const e of await restDecember()) {
+      const slug = await slugOf(e.id);
+      for (const day of spannedDays(e)) {
+        if (!expected.has(day)) expected.set(day, new Set());
+        expected.get(day)!.add(slug);
+      }
+    }
+    for (const [date, cell] of cells) {
+      const want = expected.get(date) ?? new Set<string>();
+      expect(cell.slugs.length + cell.more, date).toBe(want.size);
+      for (const slug of cell.slugs) expect(want.has(slug), `${slug} on ${date}`).toBe(true);
+      expect(cell.slugs.length, date).toBeLessThanOrEqual(3);
+    }
+    // Multi-day, all-day, a late show ending at midnight, every occurrence of the series, the busy day.
+    for (const d of ['2026-12-10', '2026-12-11', '2026-12-12']) expect(cells.get(d)!.slugs).toContain('winter-fair');
+    for (const d of ['2026-12-20', '2026-12-21']) expect(cells.get(d)!.slugs).toContain('market');
+    expect(cells.get('2026-12-19')!.slugs).not.toContain('late-show');
+    const classes = await Promise.all(weekly.map(slugOf));
+    for (const d of ['2026-12-01', '2026-12-08', '2026-12-22']) expect(cells.get(d)!.slugs.some((x) => classes.includes(x)), d).toBe(true);
+    expect(cells.get('2026-12-15')!.more).toBe(3);
+    expect(page.text).toContain(`href="${s.base}/events/2026-12-15/" aria-label="3 more events on`);
+    expect(page.text).not.toContain('Secret');
+  });
+
+  it('is an accessible table with previous/next month links; TEC URL forms and query forms give the same grid', async () => {
+    const page = await s.request('/events/2026-12/');
+    expect(page.text).toMatch(/<html lang="en">/);
+    expect(page.text).toContain('<table class="month">');
+    expect(page.text).toContain('<caption>December 2026</caption>');
+    expect(page.text.match(/<th scope="col" abbr="[A-Za-z]+day">/g)).toHaveLength(7);
+    expect(page.text).toContain('<label for="bar-search">');
+    expect(linkRel(page.text, 'prev')).toBe(`${s.base}/events/2026-11/`);
+    expect(linkRel(page.text, 'next')).toBe(`${s.base}/events/2027-01/`);
+    const next = await s.request(pathOf(linkRel(page.text, 'next')!));
+    expect(next.status).toBe(200);
+    expect(next.text).toContain('<caption>January 2027</caption>');
+    for (const path of ['/events/month/2026-12/', '/events/month/?tribe-bar-date=2026-12-05', '/events/?eventDisplay=month&tribe-bar-date=2026-12']) {
+      const other = await s.request(path);
+      expect(other.status, path).toBe(200);
+      expect(monthCells(other.text), path).toEqual(monthCells(page.text));
+    }
+    // The current month marks today (2026-11-21 in the site's zone).
+    const current = await s.request('/events/month/');
+    expect(current.text).toContain('<caption>November 2026</caption>');
+    expect([...monthCells(current.text)].filter(([, c]) => c.today).map(([d]) => d)).toEqual(['2026-11-21']);
+  });
+});
+
+describe('list view', () => {
+  it('lists upcoming events as the REST API does, paged with rel=prev/next and visible links', async () => {
+    const rest1 = (await s.api('/events')).body;
+    const rest2 = (await s.api('/events?page=2')).body;
+    expect(rest1.total_pages).toBe(2);
+    const page1 = await s.request('/events/list/');
+    expect(page1.status).toBe(200);
+    const slugs1 = await Promise.all(rest1.events.map((e: RestEvent) => slugOf(e.id)));
+    expect(eventLinks(page1.text)).toEqual(slugs1);
+    for (const path of ['/events/', '/']) expect(eventLinks((await s.request(path)).text), path).toEqual(slugs1);
+    expect(linkRel(page1.text, 'prev')).toBeUndefined();
+    expect(linkRel(page1.text, 'next')).toBe(`${s.base}/events/list/page/2/`);
+    expect(page1.text).toContain(`<a rel="next" href="${s.base}/events/list/page/2/">`);
+    const page2 = await s.request('/events/list/page/2/');
+    expect(eventLinks(page2.text)).toEqual(await Promise.all(rest2.events.map((e: RestEvent) => slugOf(e.id))));
+    expect(linkRel(page2.text, 'prev')).toBe(`${s.base}/events/list/`);
+    expect(linkRel(page2.text, 'next')).toBeUndefined();
+    expect(eventLinks((await s.request('/events/?page=2')).text)).toEqual(eventLinks(page2.text));
+    expect((await s.request('/events/list/page/3/')).status).toBe(404);
+  });
+
+  it('past events latest first with eventDisplay=past; search and date from the bar', async () => {
+    for (const path of ['/events/list/?eventDisplay=past', '/events/?eventDisplay=past']) {
+      const past = await s.request(path);
+      expect(past.status, path).toBe(200);
+      expect(eventLinks(past.text), path).toEqual(['autumn-talk']);
+    }
+    const search = await s.request('/events/?tribe-bar-search=jazz');
+    expect(eventLinks(search.text)).toEqual(['jazz-night']);
+    expect(search.text).toContain('value="jazz"');
+    const rest = (await s.api('/events?start_date=2026-12-18')).body.events;
+    const from = await s.request('/events/list/?tribe-bar-date=2026-12-18');
+    expect(eventLinks(from.text)).toEqual(await Promise.all(rest.map((e: RestEvent) => slugOf(e.id))));
+  });
+});
+
+describe('day view', () => {
+  it('shows every event on the day, as the REST API dates them, with previous/next day', async () => {
+    const all = await restDecember();
+    for (const day of ['2026-12-11', '2026-12-15', '2026-12-21']) {
+      const page = await s.request(`/events/${day}/`);
+      expect(page.status, day).toBe(200);
+      const want = await Promise.all(all.filter((e) => spannedDays(e).includes(day)).map((e) => slugOf(e.id)));
+      expect(eventLinks(page.text).sort(), day).toEqual(want.sort());
+    }
+    const page = await s.request('/events/2026-12-11/');
+    expect(linkRel(page.text, 'prev')).toBe(`${s.base}/events/2026-12-10/`);
+    expect(linkRel(page.text, 'next')).toBe(`${s.base}/events/2026-12-12/`);
+    expect(eventLinks((await s.request('/events/?eventDisplay=day&tribe-bar-date=2026-12-05')).text)).toEqual(['jazz-night']);
+    expect(eventLinks((await s.request('/events/day/2026-12-05/')).text)).toEqual(['jazz-night']);
+    const today = await s.request('/events/today/');
+    expect(today.status).toBe(200);
+    expect(linkRel(today.text, 'next')).toBe(`${s.base}/events/2026-11-22/`);
+  });
+});
+
+describe('category and tag scopes', () => {
+  it('a parent category lists the events of its children, in every view and its feed', async () => {
+    const rest = (await s.api('/events?categories=music')).body.events;
+    expect(rest.map((e: RestEvent) => e.id)).toEqual([ids.jazz]);
+    const archive = await s.request('/events/category/music/');
+    expect(archive.status).toBe(200);
+    expect(eventLinks(archive.text)).toEqual(['jazz-night']);
+    expect(archive.headers.get('x-tec-api-root')).toBe(`${s.base}/wp-json/cal/events/v1/events/?categories=music`);
+    const feed = await s.request('/events/category/music/?ical=1');
+    expect(feed.status).toBe(200);
+    expect(feed.text).toContain('SUMMARY:Jazz Night');
+    for (const path of ['/events/category/music/2026-12/', '/events/category/jazz/month/2026-12/', '/events/category/music/jazz/2026-12/']) {
+      const month = await s.request(path);
+      expect(month.status, path).toBe(200);
+      expect(eventLinks(month.text), path).toEqual(['jazz-night']);
+    }
+    expect(eventLinks((await s.request('/events/category/jazz/2026-12-05/')).text)).toEqual(['jazz-night']);
+    expect(eventLinks((await s.request('/events/category/jazz/list/')).text)).toEqual(['jazz-night']);
+    expect(eventLinks((await s.request('/?tribe_eventcategory=music')).text)).toEqual(['jazz-night']);
+    expect(eventLinks((await s.request('/?cal_events_cat=music')).text)).toEqual(['jazz-night']);
+  });
+
+  it('tag scopes: /events/tag/{slug}/ with its views, /tag/{slug}/', async () => {
+    for (const path of ['/events/tag/outdoor/', '/events/tag/outdoor/list/', '/events/tag/outdoor/2026-12/', '/tag/outdoor/', '/?tag=outdoor']) {
+      const r = await s.request(path);
+      expect(r.status, path).toBe(200);
+      expect(eventLinks(r.text), path).toEqual(['jazz-night']);
+    }
+  });
+});
+
+describe('addresses', () => {
+  it('nonsense dates, pages and terms are an HTML 404; other plain-permalink forms answer', async () => {
+    for (const path of [
+      '/events/2026-13/',
+      '/events/2026-02-30/',
+      '/events/month/2026-00/',
+      '/events/list/page/0/',
+      '/events/list/page/x/',
+      '/events/nothing/',
+      '/events/?tribe-bar-date=soon',
+      '/events/?eventDisplay=week',
+      '/events/category/nope/',
+      '/events/category/music/2026-13/',
+      '/events/tag/nope/list/',
+    ]) {
+      const r = await s.request(path);
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get('content-type'), path).toMatch(/^text\/html/);
+    }
+    for (const path of ['/?post_type=tribe_events', '/?post_type=tribe_events&eventDisplay=month', '/events/past/', '/events/upcoming/']) {
+      expect((await s.request(path)).status, path).toBe(200);
+    }
+  });
+
+  it('views send the security and discovery headers; language variants set lang', async () => {
+    for (const path of ['/events/2026-12/', '/events/list/', '/events/2026-12-05/']) {
+      const r = await s.request(path);
+      expect(r.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(r.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(r.headers.get('link'), path).toBe(`<${s.base}/wp-json/>; rel="https://api.w.org/"`);
+      expect(r.headers.get('x-tec-api-root'), path).toBe(`${s.base}/wp-json/cal/events/v1/events/`);
+      expect(r.text, path).not.toMatch(/<script>(?!<\/script>)/);
+    }
+    const fr = await s.request('/fr/events/2026-12/');
+    expect(fr.status).toBe(200);
+    expect(fr.text).toContain('<html lang="fr">');
+    expect(fr.text).toContain('décembre 2026');
+    const script = await s.request('/assets/views.js');
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'application/javascript; charset=utf-8']);
+  });
+});
+
+describe('Query.calendarDays', () => {
+  it('refuses impossible dates and ranges longer than six weeks with a client error', async () => {
+    const q = `query($from: String!, $to: String!) { calendarDays(from: $from, to: $to) { date } }`;
+    for (const [from, to, code] of [
+      ['2026-02-30', '2026-03-01', 'INVALID_DATE'],
+      ['2026-12-10', '2026-12-01', 'INVALID_RANGE'],
+      ['2026-01-01', '2026-03-01', 'RANGE_TOO_LONG'],
+    ] as const) {
+      const r = await s.graphql(q, { from, to });
+      expect((r.errors?.[0] as { extensions?: { code?: string } } | undefined)?.extensions?.code, `${from}..${to}`).toBe(code);
+    }
+  });
+});
