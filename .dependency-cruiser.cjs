@@ -15,7 +15,7 @@
  * - src/transfer: import/export, on the services.
  * - src/server and src/cli: the two composition roots (the HTTP process, the operator CLI). The
  *   server mounts the facade and the pages through their entry points only (rest-facade/router.ts,
- *   src/web/routes.ts); the CLI reads the server's configuration and cache generation. Nothing
+ *   src/web/routes.ts); the CLI reads the server's configuration, cache generation and purger. Nothing
  *   imports a composition root.
  *
  * `import type` counts (tsPreCompilationDeps). Tests and generated code are not checked.
@@ -104,9 +104,9 @@ module.exports = {
     {
       name: 'cli-takes-config-from-server',
       severity: 'error',
-      comment: 'The CLI reads the server configuration and bumps its cache generation; nothing more of the server, facade or pages.',
+      comment: 'The CLI reads the server configuration, bumps its cache generation and purges the shared cache; nothing more of the server, facade or pages.',
       from: { path: layer.cli },
-      to: { path: any(layer.facade, layer.web, layer.server), pathNot: '^src/server/(config|cache-generation)\\.ts$' },
+      to: { path: any(layer.facade, layer.web, layer.server), pathNot: '^src/server/(config|cache-generation|purge)\\.ts$' },
     },
   ],
   options: {
