@@ -83,7 +83,7 @@ export function buildCalendar(
     prodId: { company: 'cal-events', product: 'cal-events', language: 'EN' },
     url: opts.url,
     // No calendar zone: DTSTAMP, CREATED and LAST-MODIFIED stay UTC; each event's zone gets its VTIMEZONE.
-    timezone: { name: null as unknown as string, generator: getVtimezoneComponent },
+    timezone: { name: null, generator: getVtimezoneComponent },
   });
   const zoneOf = (e: { timezone: string }) => (hasZone(e.timezone) ? e.timezone : calendarZone);
   const uid = (id: number) => `cal-events-${id}@${opts.host}`;
