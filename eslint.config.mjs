@@ -4,7 +4,6 @@
 import graphql from '@graphql-eslint/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-
 export default [
   {
     files: ['src/**/*.ts', 'schema/**/*.ts', 'rest-facade/**/*.ts', 'prisma/*.ts'],
