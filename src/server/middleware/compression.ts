@@ -80,6 +80,16 @@ function bytesOf(body: unknown): Buffer | null {
   return null;
 }
 
+/**
+ * `Vary: Accept-Encoding` tells a shared cache that the body depends on the request's encoding. An
+ * answer to a request with credentials is never stored by a shared cache (RFC 9111 §3.5) and the
+ * WordPress answers the REST facade reproduces carry no `Vary` then (test/rest/samples.test.ts):
+ * those are compressed all the same, without the header.
+ */
+export function varyOnEncoding(ctx: Context): void {
+  if (!ctx.get('Authorization') && !ctx.get('Cookie')) ctx.vary('Accept-Encoding');
+}
+
 export function useCompression(): Middleware {
   return async function compression(ctx, next) {
     await next();
@@ -89,7 +99,7 @@ export function useCompression(): Middleware {
     // Files streamed from disk (the API reference's script and styles): compressed as they stream.
     if (body instanceof ReadStream) {
       if (!COMPRESSIBLE.test(type)) return;
-      ctx.vary('Accept-Encoding');
+      varyOnEncoding(ctx);
       const encoding = negotiateEncoding(ctx.get('Accept-Encoding'));
       if (encoding === 'identity') return;
       ctx.set('Content-Encoding', encoding);
@@ -98,7 +108,7 @@ export function useCompression(): Middleware {
     }
     const bytes = bytesOf(body);
     if (!bytes || !compressible(type, bytes.length)) return;
-    ctx.vary('Accept-Encoding');
+    varyOnEncoding(ctx);
     const encoding = negotiateEncoding(ctx.get('Accept-Encoding'));
     if (encoding === 'identity') return;
     ctx.body = await encode(bytes, encoding);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { AppState } from '../../services/context.ts';
-import { compressible } from './compression.ts';
+import { compressible, varyOnEncoding } from './compression.ts';
 
 /**
  * HTTP validators and cache policy of GET reads, REST, GraphQL and pages alike: a weak `ETag` (hash
@@ -37,7 +37,7 @@ export function useHttpCaching(opts: { maxAgeS: number }): Middleware<AppState> 
     }
     if (notModified(ctx, etag, null)) {
       // The 200 would have varied by encoding: so does its 304.
-      if (compressible(type, Buffer.byteLength(body))) ctx.vary('Accept-Encoding');
+      if (compressible(type, Buffer.byteLength(body))) varyOnEncoding(ctx);
       ctx.body = null;
       ctx.status = 304;
     }
