@@ -166,7 +166,9 @@ describe.runIf(hasRedisServer)(`Redis outage on ${testBackend}`, () => {
     redis = await startRedis(port);
     await watcher.connect();
     const deadline = Date.now() + 60_000;
-    while ((await watcher.keys(`${prefix}:auth:known*`)).length === 0) {
+    // Every process's throttle must be back on Redis (its "connection back" line), not only the first.
+    const throttleBack = (p: typeof a) => p.stdout().split('\n').some((l) => l.includes('sign-in throttling: Redis connection back'));
+    while ((await watcher.keys(`${prefix}:auth:known*`)).length === 0 || !throttleBack(a) || !throttleBack(b)) {
       if (Date.now() > deadline) throw new Error('the throttle did not come back to Redis within 60 s');
       await timed(a.base, ADMIN);
       if (b !== a) await timed(b.base, ADMIN);
