@@ -84,9 +84,7 @@ async function loadPGlite() {
     import('pglite-prisma-adapter'),
   ]);
   const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm } };
-  /** The community adapter is typed against an older @prisma/driver-adapter-utils; the shapes match. */
-  // eslint-disable-next-line no-restricted-syntax -- TODO(issue 27): a third-party type mismatch, not ours to narrow
-  const connect = (pglite: PGlite) => (new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory).connect();
+  const connect = (pglite: PGlite): Promise<SqlDriverAdapter> => new PrismaPGlite(pglite).connect();
   return { PGlite, options, connect };
 }
 

@@ -28,6 +28,8 @@ import {
   type OrganizerRecord,
   type TermRecord,
   type TransferKind,
+  type AttachmentRecord,
+  type UserRecord,
   type VenueRecord,
 } from './restore.ts';
 import { mapEvent, mapOrganizer, mapTerm, mapVenue, type Mapped } from './map.ts';
@@ -285,7 +287,7 @@ class Importer {
    * with its mapping row, so a bad record is reported alone. `localImage`: the local attachment
    * already known (file restores), else the source image is imported.
    */
-  async posts(kind: 'venues' | 'organizers' | 'events', page: { m: Mapped<EventRecord | VenueRecord | OrganizerRecord>; localImage?: number | null }[]) {
+  async posts(kind: 'venues' | 'organizers' | 'events', page: { m: Mapped<PostInput>; localImage?: number | null }[]) {
     const counts = this.summary.kinds[kind];
     const entries: { sourceId: number; key: string; hash: string; digested: unknown; build: () => EventRecord | VenueRecord | OrganizerRecord }[] = [];
     for (const { m, localImage } of page) {
@@ -525,6 +527,36 @@ async function mapUsers(ctx: Context, source: Source, imp: Importer) {
   }
 }
 
+/** A post as handed to `posts()`: its author travels as `Mapped.author`, resolved when it is built. */
+type PostInput = Omit<EventRecord, 'authorId'> | Omit<VenueRecord, 'authorId'> | Omit<OrganizerRecord, 'authorId'>;
+
+/** One line of an export file (src/transfer/export.ts writes them), by `kind`; `kind: null` for any other line. */
+type ExportLine =
+  | { kind: 'meta'; id: number; format: string; version: number }
+  | ({ kind: 'user'; id: number } & UserRecord)
+  | ({ kind: 'upload'; id?: undefined } & Parameters<typeof restoreUpload>[1])
+  | ({ kind: 'attachment'; id: number } & AttachmentRecord)
+  | ({ kind: 'category' | 'tag'; id: number } & TermRecord)
+  | ({ kind: 'venue'; id: number; occurrence?: undefined } & VenueRecord)
+  | ({ kind: 'organizer'; id: number; occurrence?: undefined } & OrganizerRecord)
+  | ({ kind: 'event'; id: number; occurrence: OccurrenceRecord | null } & EventRecord)
+  | { kind: null; rawKind: unknown };
+
+const LINE_KINDS: ReadonlySet<unknown> = new Set(['meta', 'user', 'upload', 'attachment', 'category', 'tag', 'venue', 'organizer', 'event']);
+
+/** Parses one line (throws when it is not JSON); its fields are checked by the restore functions. */
+function readExportLine(line: string): ExportLine {
+  const value: unknown = JSON.parse(line);
+  const kind = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined;
+  return LINE_KINDS.has(kind) ? (value as ExportLine) : { kind: null, rawKind: kind };
+}
+
+/** A line's record: its fields but `kind` and `id`. */
+function fieldsOf<L extends { kind: string; id?: number }>(row: L): Omit<L, 'kind' | 'id'> {
+  const { kind: _kind, id: _id, ...fields } = row;
+  return fields;
+}
+
 /**
  * Restores an export file (`cal -- export`): same IDs, slugs, dates, links, series, accounts and
  * image files when the database is empty. The file brings its own accounts (first in it), so an
@@ -547,51 +579,58 @@ export async function importFromFile(ctx: Context, opts: ImportOptions, progress
   for await (const line of lines) {
     n++;
     if (!line.trim()) continue;
-    // TODO(issue 27): type the export's lines (a union by kind) instead of any.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON lines of an export file; the restore functions check what they write
-    let row: any;
+    let row: ExportLine;
     try {
-      row = JSON.parse(line);
+      row = readExportLine(line);
     } catch {
       imp.fail('line', n, new Error('not JSON'));
       continue;
     }
-    const { kind, id, ...record } = row;
+    const kind = row.kind ?? row.rawKind;
+    const id = row.kind === null ? undefined : row.id;
     // The accounts come first in an export: the owner is known once they are restored (or refused: stop).
     if (kind !== 'meta' && kind !== 'user') await resolveOwner();
     try {
-      if (kind === 'meta') continue;
-      if (kind === 'user') {
+      if (row.kind === 'meta') continue;
+      if (row.kind === 'user') {
         if (opts.dryRun) continue;
-        const w = await restoreUser(ctx, id, record);
-        imp.setUser(id, w.id, record.login);
-      } else if (kind === 'upload') {
-        if (!opts.dryRun) await restoreUpload(ctx, record);
-      } else if (kind === 'attachment') {
+        const record = fieldsOf(row);
+        const w = await restoreUser(ctx, row.id, record);
+        imp.setUser(row.id, w.id, record.login);
+      } else if (row.kind === 'upload') {
+        if (!opts.dryRun) await restoreUpload(ctx, fieldsOf(row));
+      } else if (row.kind === 'attachment') {
         if (opts.dryRun) continue;
-        const w = await restoreAttachment(ctx, imp.local('image', id), id, { ...record, authorId: imp.author(record.authorId) });
+        const record = fieldsOf(row);
+        const w = await restoreAttachment(ctx, imp.local('image', row.id), row.id, { ...record, authorId: imp.author(record.authorId) });
         await ctx.prisma.transferMapping.upsert({
-          where: { source_kind_sourceId: { source: 'file', kind: 'image', sourceId: id } },
-          create: { source: 'file', kind: 'image', sourceId: id, localId: w.id, hash: '' },
+          where: { source_kind_sourceId: { source: 'file', kind: 'image', sourceId: row.id } },
+          create: { source: 'file', kind: 'image', sourceId: row.id, localId: w.id, hash: '' },
           update: { localId: w.id },
         });
-        imp.remember('image', id, w.id);
-      } else if (kind === 'category' || kind === 'tag') {
-        if (kind === 'category') categories.push({ sourceId: id, author: null, image: null, record });
-        else await imp.terms('tags', [{ sourceId: id, author: null, image: null, record }]);
-      } else if (kind === 'venue' || kind === 'organizer' || kind === 'event') {
+        imp.remember('image', row.id, w.id);
+      } else if (row.kind === 'category' || row.kind === 'tag') {
+        const record = fieldsOf(row);
+        if (row.kind === 'category') categories.push({ sourceId: row.id, author: null, image: null, record });
+        else await imp.terms('tags', [{ sourceId: row.id, author: null, image: null, record }]);
+      } else if (row.kind === 'event') {
         if (categories.length) await imp.terms('categories', categories.splice(0));
-        const plural = `${kind}s` as 'events';
-        const { authorId, imageId, occurrence, ...rest } = record;
-        if (kind === 'event' && record.parentId) parents.push({ id, parent: record.parentId });
-        if (kind === 'event' && occurrence) occurrences.push({ id, record: occurrence });
+        const { authorId, imageId, occurrence, ...rest } = fieldsOf(row);
+        if (rest.parentId) parents.push({ id: row.id, parent: rest.parentId });
+        if (occurrence) occurrences.push({ id: row.id, record: occurrence });
         const image = imageId ? imp.local('image', imageId) : null;
-        await imp.posts(plural, [{ m: { sourceId: id, author: authorId, image: null, record: kind === 'event' ? { ...rest, parentId: null, imageId } : { ...rest, imageId } }, localImage: image }]);
+        await imp.posts('events', [{ m: { sourceId: row.id, author: authorId, image: null, record: { ...rest, parentId: null, imageId } }, localImage: image }]);
+      } else if (row.kind === 'venue' || row.kind === 'organizer') {
+        if (categories.length) await imp.terms('categories', categories.splice(0));
+        const plural = `${row.kind}s` as const;
+        const { authorId, imageId, occurrence: _occurrence, ...rest } = row.kind === 'venue' ? fieldsOf(row) : fieldsOf(row);
+        const image = imageId ? imp.local('image', imageId) : null;
+        await imp.posts(plural, [{ m: { sourceId: row.id, author: authorId, image: null, record: { ...rest, imageId } }, localImage: image }]);
       } else {
-        imp.fail('line', n, new Error(`unknown kind "${kind}"`));
+        imp.fail('line', n, new Error(`unknown kind "${String(kind)}"`));
       }
     } catch (error) {
-      imp.fail(kind, id ?? null, error);
+      imp.fail(String(kind), id ?? null, error);
     }
   }
   await resolveOwner();
