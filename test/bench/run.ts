@@ -39,7 +39,7 @@
  * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
  * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
@@ -47,14 +47,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { DateTime } from 'luxon';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
 import { killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } from './process.ts';
 import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profile.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
-import { formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
+import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
 
@@ -118,32 +117,6 @@ interface Scenario {
   expect: number;
 }
 
-/** EventsArchive from the facade's operations with the fragments it uses (unused ones would fail validation). */
-function eventsArchiveDocument(): string {
-  // Older snapshots kept every operation in rest-facade/operations/.
-  const files = existsSync(path.join(productRoot, 'rest-facade/operations'))
-    ? ['rest-facade/operations/events.graphql', 'rest-facade/operations/fragments.graphql']
-    : ['rest-facade/resources/events/operations.graphql', 'rest-facade/resources/fragments.graphql'];
-  const doc = parse(files.map((f) => readFileSync(path.join(productRoot, f), 'utf8')).join('\n'));
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of doc.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
-  const op = doc.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === 'EventsArchive');
-  if (!op) throw new Error(`EventsArchive not found in ${files[0]}`);
-  const needed = new Set<string>();
-  const queue: DefinitionNode[] = [op];
-  while (queue.length) {
-    visit(queue.pop()!, {
-      FragmentSpread(node) {
-        if (!needed.has(node.name.value)) {
-          needed.add(node.name.value);
-          queue.push(fragments.get(node.name.value)!);
-        }
-      },
-    });
-  }
-  return [op, ...[...needed].map((n) => fragments.get(n)!)].map((d) => print(d)).join('\n\n');
-}
-
 function rotate<T>(items: T[], f: (x: T) => string): () => string {
   let i = 0;
   return () => f(items[i++ % items.length]);
@@ -182,7 +155,7 @@ const SCENARIOS: Scenario[] = [
     target: 'server',
     path: () => '/graphql',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: () => JSON.stringify({ query: eventsArchiveDocument(), operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } }),
+    body: () => JSON.stringify({ query: eventsArchiveDocument(productRoot), operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } }),
     expect: 200,
   },
   {

@@ -9,7 +9,7 @@
  * Used by `npm run bench` (run.ts) on its seeded servers; standalone against a running server:
  *   tsx test/bench/uncached-page.ts <baseUrl> <server pid> [batches] [requests per batch]
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
@@ -17,14 +17,17 @@ import { readCpuMs, ROOT } from './process.ts';
 
 const NS = '/wp-json/cal/events/v1';
 
-/** EventsArchive with the fragments it uses, from the facade's operation files under `root`. */
+/** EventsArchive with the fragments it uses (unused ones would fail validation), from the facade's operation files under `root`. */
 export function eventsArchiveDocument(root: string): string {
-  const files = ['rest-facade/resources/events/operations.graphql', 'rest-facade/resources/fragments.graphql'];
+  // Older snapshots (pinned baselines) kept every operation in rest-facade/operations/.
+  const files = existsSync(path.join(root, 'rest-facade/operations'))
+    ? ['rest-facade/operations/events.graphql', 'rest-facade/operations/fragments.graphql']
+    : ['rest-facade/resources/events/operations.graphql', 'rest-facade/resources/fragments.graphql'];
   const doc = parse(files.map((f) => readFileSync(path.join(root, f), 'utf8')).join('\n'));
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of doc.definitions) if (d.kind === 'FragmentDefinition') fragments.set(d.name.value, d);
   const op = doc.definitions.find((d) => d.kind === 'OperationDefinition' && d.name?.value === 'EventsArchive');
-  if (!op) throw new Error('EventsArchive not found');
+  if (!op) throw new Error(`EventsArchive not found in ${files[0]}`);
   const needed = new Set<string>();
   const queue: DefinitionNode[] = [op];
   while (queue.length) {
