@@ -2,6 +2,7 @@ import type { Context } from '../../src/services/context.ts';
 import { filter as filterStream, map, pipe } from 'graphql-yoga';
 import { CHANGE_ACTIONS, changeStream, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
+import type { ObjectFieldThunk } from '@pothos/core';
 import { builder } from '../builder.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventRef } from './event.ts';
@@ -29,10 +30,11 @@ const ChangeFilterInput = builder.inputType('ChangeFilter', {
   }),
 });
 
-interface Delivery {
+/** One change as a subscriber receives it; `record` is of the field's own kind (null when DELETED). */
+interface Delivery<Row> {
   action: ChangeAction;
   id: number;
-  record: object | null;
+  record: Row | null;
 }
 
 interface Filter {
@@ -45,8 +47,13 @@ interface Filter {
  * listening from the moment the subscription is set up until the client goes away), narrowed to
  * this kind and filter and judged with the subscriber's own context.
  */
-function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: number) => Promise<object | null>): AsyncIterable<Delivery> {
-  const judge = async (change: Change): Promise<Delivery | null> => {
+function deliveries<Row>(
+  ctx: Context,
+  kind: ChangeKind,
+  filter: Filter,
+  load: (id: number) => Promise<Row | null>,
+): AsyncIterable<Delivery<Row>> {
+  const judge = async (change: Change): Promise<Delivery<Row> | null> => {
     const couldRead = change.before ? viewerCanRead(ctx, change.before) : !isPost(kind);
     if (change.action === 'DELETED') return couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
     const record = await load(change.id);
@@ -54,7 +61,7 @@ function deliveries(ctx: Context, kind: ChangeKind, filter: Filter, load: (id: n
     return change.before && couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
   };
   const wanted = (change: Change) => change.kind === kind && !(filter.ids?.length && !filter.ids.includes(change.id));
-  const delivered = (d: Delivery | null): d is Delivery => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
+  const delivered = (d: Delivery<Row> | null): d is Delivery<Row> => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
   return pipe(changeStream(ctx.changes), filterStream(wanted), map(judge), filterStream(delivered));
 }
 
@@ -62,28 +69,25 @@ const isPost = (kind: ChangeKind) => kind === 'EVENT' || kind === 'VENUE' || kin
 
 builder.subscriptionType({ description: 'Live changes of the calendar (GraphQL over SSE: `Accept: text/event-stream`).' });
 
-function defineChangeField(opts: {
+/**
+ * One subscription field and its payload type. The payload's record field is declared by the
+ * caller with its kind's own ref (`record`), so that Pothos checks the ref's shape against what
+ * `load` returns: one payload type per kind, no shape shared between them.
+ */
+function defineChangeField<Row>(opts: {
   field: string;
   payload: string;
   recordField: string;
   kind: ChangeKind;
-  ref: typeof EventRef | typeof VenueRef | typeof OrganizerRef | typeof EventCategoryRef | typeof EventTagRef;
-  load: (ctx: Context, id: number) => Promise<object | null>;
+  load: (ctx: Context, id: number) => Promise<Row | null>;
+  record: ObjectFieldThunk<typeof builder.$inferSchemaTypes, Delivery<Row>>;
 }) {
-  const Payload = builder.objectRef<Delivery>(opts.payload).implement({
+  const Payload = builder.objectRef<Delivery<Row>>(opts.payload).implement({
     description: `A change of one ${opts.recordField}, as the subscriber may see it.`,
     fields: (t) => ({
       action: t.field({ type: ChangeActionEnum, resolve: (d) => d.action }),
       id: t.int({ description: 'Database ID of the record.', resolve: (d) => d.id }),
-      [opts.recordField]: t.field({
-        type: opts.ref as typeof EventRef,
-        nullable: true,
-        description: 'The record as it is now; null when DELETED.',
-        // TODO(issue 27): one field serves five record types; Pothos types its parent as the first
-        // ref's shape only. `load` returned the record of `opts.ref`'s own type (the loader of that kind).
-        // eslint-disable-next-line no-restricted-syntax -- see the TODO above
-        resolve: (d) => d.record as never,
-      }),
+      [opts.recordField]: opts.record(t),
     }),
   });
   builder.subscriptionField(opts.field, (t) =>
@@ -97,43 +101,47 @@ function defineChangeField(opts: {
   );
 }
 
+const RECORD = { nullable: true, description: 'The record as it is now; null when DELETED.' } as const;
+/** A post the subscriber may read as it is now (the trash is out of view). */
+const readableNow = (ctx: Context, id: number) => ({ id, ...readableWhere(ctx), NOT: { status: 'trash' as const } });
+
 defineChangeField({
   field: 'eventChanged',
   payload: 'EventChange',
   recordField: 'event',
   kind: 'EVENT',
-  ref: EventRef,
-  load: (ctx, id) => ctx.prisma.event.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+  load: (ctx, id) => ctx.prisma.event.findFirst({ where: readableNow(ctx, id) }),
+  record: (t) => t.expose('record', { type: EventRef, ...RECORD }),
 });
 defineChangeField({
   field: 'venueChanged',
   payload: 'VenueChange',
   recordField: 'venue',
   kind: 'VENUE',
-  ref: VenueRef,
-  load: (ctx, id) => ctx.prisma.venue.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+  load: (ctx, id) => ctx.prisma.venue.findFirst({ where: readableNow(ctx, id) }),
+  record: (t) => t.expose('record', { type: VenueRef, ...RECORD }),
 });
 defineChangeField({
   field: 'organizerChanged',
   payload: 'OrganizerChange',
   recordField: 'organizer',
   kind: 'ORGANIZER',
-  ref: OrganizerRef,
-  load: (ctx, id) => ctx.prisma.organizer.findFirst({ where: { id, ...readableWhere(ctx), NOT: { status: 'trash' } } }),
+  load: (ctx, id) => ctx.prisma.organizer.findFirst({ where: readableNow(ctx, id) }),
+  record: (t) => t.expose('record', { type: OrganizerRef, ...RECORD }),
 });
 defineChangeField({
   field: 'eventCategoryChanged',
   payload: 'EventCategoryChange',
   recordField: 'eventCategory',
   kind: 'EVENT_CATEGORY',
-  ref: EventCategoryRef,
   load: (ctx, id) => ctx.prisma.category.findUnique({ where: { id } }),
+  record: (t) => t.expose('record', { type: EventCategoryRef, ...RECORD }),
 });
 defineChangeField({
   field: 'eventTagChanged',
   payload: 'EventTagChange',
   recordField: 'eventTag',
   kind: 'EVENT_TAG',
-  ref: EventTagRef,
   load: (ctx, id) => ctx.prisma.tag.findUnique({ where: { id } }),
+  record: (t) => t.expose('record', { type: EventTagRef, ...RECORD }),
 });

@@ -153,12 +153,9 @@ builder.queryFields((t) => ({
     },
     {
       name: 'EventConnection',
-      // Pothos does not carry the resolver's `window` into the connection's shape (below).
-      // TODO(issue 27): type the connection shape (Pothos) instead of the cast below.
       interfaces: [PagedConnectionInterface],
       fields: (c) => ({
-        // eslint-disable-next-line no-restricted-syntax -- see the TODO above
-        window: c.field({ type: AppliedWindowRef, resolve: (p) => (p as unknown as { window: AppliedWindow }).window }),
+        window: c.expose('window', { type: AppliedWindowRef }),
       }),
     },
   ),

@@ -12,14 +12,14 @@ import {
 } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
-import { guardInput } from './input-guard.ts';
+import { guardInput, type DatabaseClient } from './input-guard.ts';
 import { chargeStatement } from './request-budget.ts';
 import { emptyDatabaseImage } from './empty-database.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
 
 export interface Database {
-  prisma: PrismaClient;
+  prisma: DatabaseClient;
   kind: DatabaseKind;
   /** The factory behind `prisma`; the schema engine connects through it too. */
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;

@@ -19,9 +19,7 @@ function nulField(value: unknown, path: string, depth = 0): string | null {
  * column (`varchar(n)`, Prisma P2000). Services check the limits they know first, with better
  * messages; this is the net under them.
  */
-export function guardInput(client: PrismaClient): PrismaClient {
-  // TODO(issue 27): $extends answers Prisma's extension type, not PrismaClient (query hooks only, no new members).
-  // eslint-disable-next-line no-restricted-syntax -- the one cast left here until the client type follows the extension
+export function guardInput(client: PrismaClient) {
   return client.$extends({
     query: {
       $allModels: {
@@ -40,5 +38,12 @@ export function guardInput(client: PrismaClient): PrismaClient {
         },
       },
     },
-  }) as unknown as PrismaClient;
+  });
 }
+
+/**
+ * The client every query of the service goes through: Prisma's, with the guard above. An extended
+ * client is a type of its own (its `$transaction` hands out the extended transaction client; it has
+ * no `$on`, `$use`), so code that takes the service's client names this type, not `PrismaClient`.
+ */
+export type DatabaseClient = ReturnType<typeof guardInput>;

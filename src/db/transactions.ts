@@ -1,7 +1,8 @@
-import type { Prisma, PrismaClient } from '../../prisma/generated/client/client.ts';
+import type { ITXClientDenyList } from '@prisma/client/runtime/client';
+import type { DatabaseClient } from './input-guard.ts';
 
-/** The client the statements of one transaction run on. */
-export type TransactionClient = Prisma.TransactionClient;
+/** The client the statements of one transaction run on: the service's client without its connection lifecycle. */
+export type TransactionClient = Omit<DatabaseClient, ITXClientDenyList>;
 
 /**
  * `tx` where a whole client is expected (a Context's `prisma`, for services that open nested
@@ -9,7 +10,7 @@ export type TransactionClient = Prisma.TransactionClient;
  * lifecycle (`$connect`, `$disconnect`, `$on`, `$extends`) a transaction client lacks, which stays
  * with `root`.
  */
-export function transactionScoped(root: PrismaClient, tx: TransactionClient): PrismaClient {
+export function transactionScoped(root: DatabaseClient, tx: TransactionClient): DatabaseClient {
   return new Proxy(root, { get: (target, key) => (key in tx ? Reflect.get(tx, key) : Reflect.get(target, key)) });
 }
 
@@ -18,7 +19,7 @@ export function transactionScoped(root: PrismaClient, tx: TransactionClient): Pr
  * writes each record in one) it nests (a savepoint), so its locks last until the outer commit.
  * Waiting for a pooled connection, or PGlite's single one, under load is not an error.
  */
-export function inTransaction<T>(prisma: PrismaClient, fn: (tx: TransactionClient) => Promise<T>): Promise<T> {
+export function inTransaction<T>(prisma: DatabaseClient, fn: (tx: TransactionClient) => Promise<T>): Promise<T> {
   return prisma.$transaction(fn, { maxWait: 30_000, timeout: 60_000 });
 }
 

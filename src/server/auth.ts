@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 import type { AuthFailure, Viewer } from '../services/context.ts';
 import { activeLoginThrottle, type LoginThrottlePolicy } from '../services/throttle.ts';
 import { verifyCredentials } from '../services/users.ts';
@@ -20,7 +20,7 @@ export interface AuthRequest {
  * wrong credentials → an error even where anonymous access would do (as WordPress does); too many
  * wrong credentials from the address or for the login → `throttled`, without checking the password.
  */
-export async function authenticate(prisma: PrismaClient, request: AuthRequest): Promise<AuthResult> {
+export async function authenticate(prisma: DatabaseClient, request: AuthRequest): Promise<AuthResult> {
   const { header, ip = null, throttle = activeLoginThrottle(), now } = request;
   if (!header) return { viewer: null };
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);

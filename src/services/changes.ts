@@ -2,7 +2,7 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
-import type { PrismaClient } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
@@ -329,7 +329,7 @@ export function publishChange(ctx: { changes: Pick<ChangeBus, 'publish'> }, ...c
 }
 
 /** Categories and tags linked to an event, as UPDATED changes: their event counts move with its writes. */
-export async function eventTermChanges(ctx: { prisma: PrismaClient }, eventId: number): Promise<Change[]> {
+export async function eventTermChanges(ctx: { prisma: DatabaseClient }, eventId: number): Promise<Change[]> {
   const [categories, tags] = await Promise.all([
     ctx.prisma.eventCategory.findMany({ where: { eventId }, select: { categoryId: true } }),
     ctx.prisma.eventTag.findMany({ where: { eventId }, select: { tagId: true } }),
@@ -349,7 +349,7 @@ export function termChanges(categoryIds: readonly number[], tagIds: readonly num
 }
 
 /** Events linked to a venue, organizer or term, as UPDATED changes (the link goes away with it). */
-export async function linkedEventChanges(ctx: { prisma: PrismaClient }, kind: Exclude<ChangeKind, 'EVENT' | 'USER'>, id: number): Promise<Change[]> {
+export async function linkedEventChanges(ctx: { prisma: DatabaseClient }, kind: Exclude<ChangeKind, 'EVENT' | 'USER'>, id: number): Promise<Change[]> {
   const rows: { eventId: number }[] =
     kind === 'VENUE'
       ? await ctx.prisma.eventVenue.findMany({ where: { venueId: id }, select: { eventId: true } })

@@ -1,4 +1,5 @@
-import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
+import type { UserRole } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
 import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
@@ -27,7 +28,7 @@ export interface Viewer {
 }
 
 export interface Context {
-  prisma: PrismaClient;
+  prisma: DatabaseClient;
   viewer: Viewer | null;
   settings: SiteSettings;
   /** Request-scoped clock: every "now" in one request is the same instant. */
@@ -58,7 +59,7 @@ export interface AppState {
 }
 
 export function createContext(input: {
-  prisma: PrismaClient;
+  prisma: DatabaseClient;
   settings: SiteSettings;
   viewer?: Viewer | null;
   now?: Date;

@@ -1,4 +1,5 @@
-import { Prisma, type PrismaClient } from '../../prisma/generated/client/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { MAX_SLUG_LENGTH, nextSlugCandidate, slugify } from '../domain/slug.ts';
 import { retryOnWriteConflict } from './retry.ts';
@@ -58,7 +59,7 @@ export interface UniqueSlugOptions {
  * deadlock between term-count triggers (P2034).
  */
 export async function writeWithUniqueSlug<T>(
-  prisma: PrismaClient,
+  prisma: DatabaseClient,
   kind: SlugKind,
   wanted: string,
   write: (tx: TransactionClient, slug: string) => Promise<T>,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { PrismaClient } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 
 /**
  * Image files served by this service itself under `/wp-content/uploads/<path>` (issue 22): an
@@ -15,7 +15,7 @@ export const UPLOADS_PREFIX = '/wp-content/uploads/';
 
 /** What storing a file reads of the request context (a Context of src/services/context.ts is one). */
 export interface UploadContext {
-  prisma: PrismaClient;
+  prisma: DatabaseClient;
   imageImport: { uploadsDir?: string };
 }
 
@@ -120,7 +120,7 @@ export interface StoredUpload {
 }
 
 /** The stored file at `relative`, or null (also when its file is missing from the directory). */
-export async function readUpload(prisma: PrismaClient, uploadsDir: string | undefined, relative: string): Promise<StoredUpload | null> {
+export async function readUpload(prisma: DatabaseClient, uploadsDir: string | undefined, relative: string): Promise<StoredUpload | null> {
   const row = await prisma.upload.findUnique({ where: { path: relative } });
   if (!row) return null;
   let bytes: Buffer;
@@ -136,7 +136,7 @@ export async function readUpload(prisma: PrismaClient, uploadsDir: string | unde
 }
 
 /** Every stored file, by path (for the export), `PAGE` at a time. */
-export async function* allUploads(prisma: PrismaClient, uploadsDir: string | undefined, page = 100): AsyncGenerator<{ path: string; createdAt: Date } & StoredUpload> {
+export async function* allUploads(prisma: DatabaseClient, uploadsDir: string | undefined, page = 100): AsyncGenerator<{ path: string; createdAt: Date } & StoredUpload> {
   for (let after: string | undefined; ; ) {
     const rows = await prisma.upload.findMany({
       where: after === undefined ? {} : { path: { gt: after } },

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { hash, verify } from '@node-rs/argon2';
-import type { PrismaClient, UserRole } from '../../prisma/generated/client/client.ts';
+import type { UserRole } from '../../prisma/generated/client/client.ts';
+import type { DatabaseClient } from '../db/input-guard.ts';
 import type { Context, Viewer } from './context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
@@ -64,7 +65,7 @@ export interface VerifyOptions {
  * argon2 `verify`, which compares in constant time.
  */
 export async function verifyCredentials(
-  prisma: PrismaClient,
+  prisma: DatabaseClient,
   login: string,
   password: string,
   opts: VerifyOptions = {},
@@ -121,7 +122,7 @@ export async function verifyCredentials(
 }
 
 /** Creates the bootstrap administrator unless a user with that login exists (never overwrites). */
-export async function ensureAdmin(prisma: PrismaClient, login: string, password: string): Promise<'created' | 'exists'> {
+export async function ensureAdmin(prisma: DatabaseClient, login: string, password: string): Promise<'created' | 'exists'> {
   const existing = await prisma.user.findUnique({ where: { login }, select: { id: true } });
   if (existing) return 'exists';
   try {
