@@ -8,8 +8,7 @@
  */
 import type { Context } from 'koa';
 import { DateTime } from 'luxon';
-import { LANGS } from '../../rest-facade/wp/types.ts';
-import { escapeHtml, htmlToText } from '../domain/text.ts';
+import { htmlToText } from '../domain/text.ts';
 import type { Feeds } from './feeds.ts';
 import {
   EventPageDocument,
@@ -29,7 +28,7 @@ import {
   type RecordVenueFragment,
 } from './generated/operations.ts';
 import type { PageStrings } from './i18n.ts';
-import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, pageMeta, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
+import { addressLine, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
 import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
@@ -61,11 +60,6 @@ const BASE: Record<Kind, string> = { cal_events: 'event', cal_venue: 'venue', ca
 export function recordPath(kind: Kind, record: { databaseId: number; status: PostStatus; slug: string | null }): string {
   if ((record.status === 'PUBLISH' || record.status === 'PRIVATE') && record.slug) return `/${BASE[kind]}/${record.slug}/`;
   return `/?post_type=${kind}&p=${record.databaseId}`;
-}
-
-/** `<link rel=alternate hreflang>` of a page in every language (en is the unprefixed site). */
-export function languageAlternates(site: string, path: string): { lang: string; href: string }[] {
-  return [...LANGS.map((lang) => ({ lang, href: `${site}${lang === 'en' ? '' : `/${lang}`}${path}` })), { lang: 'x-default', href: `${site}${path}` }];
 }
 
 /** The page number of `?page=` (1 when absent); null when malformed. */
@@ -107,13 +101,6 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     /** The view in the layout, with canonical, language alternates, meta and JSON-LD in the head. */
     render(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender) {
       const urls = site.urls(ctx);
-      const canonical = urls.home + head.path;
-      const meta = pageMeta({ title: head.pageTitle, description: head.description, url: canonical, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site });
-      const links = [
-        `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-        ...languageAlternates(urls.site, head.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeHtml(a.href)}">`),
-        ...meta.map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}">`),
-      ];
       site.render(ctx, 200, view, data, {
         pageTitle: head.pageTitle,
         feedUrl: head.feedUrl,
@@ -121,7 +108,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         prev: head.prev ?? undefined,
         next: head.next ?? undefined,
         apiRoot: head.apiRoot,
-        head: links.join('\n'),
+        head: headHtml({ home: urls.home, path: head.path, title: head.pageTitle, description: head.description, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site }),
       });
     },
   };
@@ -257,7 +244,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
           next: lines(ctx, (dates ?? []).filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
         }
       : null;
-    const jsonLd = eventJsonLd(e, {
+    const event = eventJsonLd(e, {
       url,
       site: urls.site,
       currencyCode: config.site.currencyCode,
@@ -288,7 +275,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         description: summary(e.excerpt || e.description) || whenText(e, lang, t),
         type: 'article',
         image: e.image,
-        jsonLd,
+        jsonLd: withContext(event),
         feedUrl: `${url}${url.includes('?') ? '&' : '?'}ical=1`,
         apiRoot: `${urls.namespaceRoot}/events/${e.databaseId}`,
       },
