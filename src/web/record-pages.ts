@@ -29,7 +29,7 @@ import {
   type RecordVenueFragment,
 } from './generated/operations.ts';
 import type { PageStrings } from './i18n.ts';
-import { addressLine, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
+import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
 import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
@@ -332,6 +332,14 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const path = `/event/${series.slug ?? slug}/all/`;
     const nextUrl = more ? `${home(ctx)}${path}?from=${more.startDate.slice(0, 10)}` : null;
     const url = home(ctx) + path;
+    const canonicalPath = fromParam ? `${path}?from=${fromParam}` : path;
+    // The dates the page lists, each the Event of its page (as a calendar view's ItemList).
+    const items = dates.map((o) => {
+      const at = home(ctx) + recordPath('cal_events', o);
+      const venue = o.venues[0];
+      const links = { url: at, site: deps.urlsOf(ctx).site, currencyCode: config.site.currencyCode, venue: venue ? { venue, url: home(ctx) + recordPath('cal_venue', venue) } : null };
+      return { url: at, event: eventJsonLd(o, links) };
+    });
     deps.render(
       ctx,
       'series',
@@ -343,10 +351,11 @@ export function createRecordPages(site: Site, feeds: Feeds) {
       },
       {
         pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
-        path: fromParam ? `${path}?from=${fromParam}` : path,
+        path: canonicalPath,
         description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
         type: 'article',
         image: series.image,
+        jsonLd: eventItemList({ name: htmlToText(series.title), url: home(ctx) + canonicalPath }, items),
         feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
         next: nextUrl,
         apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,
