@@ -466,6 +466,24 @@ describe('head: OpenGraph, Twitter and the JSON-LD ItemList of each view', () =>
     });
     expect((items[0]!.item.location as { url?: string }).url).toBe(rest.venue.url);
   });
+
+  it('an event\'s featured image: a thumbnail in the list and day rows, its image in the view\'s JSON-LD as on its page', async () => {
+    const { id: imageId } = await s.db.prisma.post.create({
+      data: { type: 'ATTACHMENT', attachment: { create: { url: `${s.base}/uploads/poster.png`, mimeType: 'image/png', title: 'Poster', width: 800, height: 600 } } },
+    });
+    const created = await s.create('/events', { title: 'Poster Show', start_date: '2027-03-10 19:00', end_date: '2027-03-10 21:00', image: imageId });
+    expect((await s.api(`/events/${created.id}`)).body.image.url).toBe(`${s.base}/uploads/poster.png`);
+    const thumb = `<img class="thumb" src="${s.base}/uploads/poster.png" alt="" width="800" height="600" loading="lazy">`;
+    for (const path of ['/events/2027-03-10/', '/events/list/?tribe-bar-date=2027-03-10']) {
+      const r = await s.request(path);
+      expect(r.text, path).toContain(thumb);
+      const item = JSON.parse(ldBlocks(r.text)[0]!).itemListElement[0].item;
+      expect(item, path).toMatchObject({ name: 'Poster Show', image: `${s.base}/uploads/poster.png` });
+    }
+    const page = await s.request('/event/poster-show/');
+    expect(JSON.parse(ldBlocks(page.text)[0]!).image).toBe(`${s.base}/uploads/poster.png`);
+    expect(meta(page.text, 'og:image')).toBe(`${s.base}/uploads/poster.png`);
+  });
 });
 
 describe('Query.calendarDays', () => {
