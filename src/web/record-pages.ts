@@ -6,10 +6,10 @@
  * src/web/generated/operations.ts) through the executor with the caller's context, so visibility
  * is the core's: a record the caller may not read is a 404.
  */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'koa';
 import { DateTime } from 'luxon';
-import { LANGS } from '../../rest-facade/wp/types.ts';
-import { escapeHtml, htmlToText } from '../domain/text.ts';
+import { htmlToText } from '../domain/text.ts';
 import type { Feeds } from './feeds.ts';
 import {
   EventPageDocument,
@@ -29,7 +29,7 @@ import {
   type RecordVenueFragment,
 } from './generated/operations.ts';
 import type { PageStrings } from './i18n.ts';
-import { addressLine, eventJsonLd, mapUrl, organizationJsonLd, pageMeta, placeJsonLd, scriptJson, summary, withContext } from './seo.ts';
+import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
 import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
@@ -55,17 +55,42 @@ interface PageRender {
 }
 
 type Kind = 'cal_events' | 'cal_venue' | 'cal_organizer';
+
+/** What a venue or organizer page reads of its record besides what its view shows. */
+interface RecordFields {
+  readonly databaseId: number;
+  readonly status: PostStatus;
+  readonly slug: string | null;
+  readonly name: string;
+  readonly excerpt: string;
+  readonly description: string;
+  readonly image: { readonly url: string; readonly width: number | null; readonly height: number | null } | null;
+}
+
+/** A kind of record with a page of its own and its upcoming events (recordPage): venues, organizers. */
+interface RecordKind<R extends RecordFields, V extends { url: string }> {
+  /** The template's `kind` and the feed's filter parameter (`?venue=`). */
+  name: 'venue' | 'organizer';
+  /** Its REST route (`X-TEC-API-ROOT`). */
+  collection: 'venues' | 'organizers';
+  postType: Kind;
+  /** The record by ID or slug (aliased `record`), and a page of its events (`$record`: its ID). */
+  page: TypedDocumentNode<{ readonly record: R | null }, { id?: number | null; slug?: string | null }>;
+  events: TypedDocumentNode<{ readonly events: RecordEventListFragment }, { record: number; page: number; perPage: number }>;
+  /** What the page shows of the record. */
+  view(ctx: Context, record: R): V;
+  /** Its schema.org node (seo.ts). */
+  jsonLd(record: R, url: string, site: string): JsonLd;
+  /** The meta description when the record has neither excerpt nor description. */
+  fallbackDescription?: (view: V) => string;
+}
+
 const BASE: Record<Kind, string> = { cal_events: 'event', cal_venue: 'venue', cal_organizer: 'organizer' };
 
 /** The public path of a record under its home, as the REST `url` builds it. */
 export function recordPath(kind: Kind, record: { databaseId: number; status: PostStatus; slug: string | null }): string {
   if ((record.status === 'PUBLISH' || record.status === 'PRIVATE') && record.slug) return `/${BASE[kind]}/${record.slug}/`;
   return `/?post_type=${kind}&p=${record.databaseId}`;
-}
-
-/** `<link rel=alternate hreflang>` of a page in every language (en is the unprefixed site). */
-export function languageAlternates(site: string, path: string): { lang: string; href: string }[] {
-  return [...LANGS.map((lang) => ({ lang, href: `${site}${lang === 'en' ? '' : `/${lang}`}${path}` })), { lang: 'x-default', href: `${site}${path}` }];
 }
 
 /** The page number of `?page=` (1 when absent); null when malformed. */
@@ -107,13 +132,6 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     /** The view in the layout, with canonical, language alternates, meta and JSON-LD in the head. */
     render(ctx: Context, view: string, data: Record<string, unknown>, head: PageRender) {
       const urls = site.urls(ctx);
-      const canonical = urls.home + head.path;
-      const meta = pageMeta({ title: head.pageTitle, description: head.description, url: canonical, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site });
-      const links = [
-        `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-        ...languageAlternates(urls.site, head.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeHtml(a.href)}">`),
-        ...meta.map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}">`),
-      ];
       site.render(ctx, 200, view, data, {
         pageTitle: head.pageTitle,
         feedUrl: head.feedUrl,
@@ -121,7 +139,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         prev: head.prev ?? undefined,
         next: head.next ?? undefined,
         apiRoot: head.apiRoot,
-        head: links.join('\n'),
+        head: headHtml({ home: urls.home, path: head.path, title: head.pageTitle, description: head.description, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site }),
       });
     },
   };
@@ -177,61 +195,61 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     image: o.image,
   });
 
-  async function venuePage(ctx: Context, by: { id?: number; slug?: string }) {
+  /**
+   * A venue's or an organizer's page: the record (by slug, or by ID for the plain-permalink form),
+   * every field it shows (the kind's view), its upcoming events page by page (`?page=N`, rel=prev/next),
+   * its JSON-LD (`Place` / `Organization`) and its events' iCal feed.
+   */
+  async function recordPage<R extends RecordFields, V extends { url: string }>(ctx: Context, by: { id?: number; slug?: string }, kind: RecordKind<R, V>) {
     const pageNo = pageParam(ctx);
-    const { venue } = await ops.run(ctx, VenuePageDocument, by);
-    if (!venue || pageNo === null) return deps.notFound(ctx);
-    const { events } = await ops.run(ctx, VenueEventsDocument, { venue: venue.databaseId, page: pageNo, perPage: EVENTS_PER_PAGE });
+    const { record } = await ops.run(ctx, kind.page, by);
+    if (!record || pageNo === null) return deps.notFound(ctx);
+    const { events } = await ops.run(ctx, kind.events, { record: record.databaseId, page: pageNo, perPage: EVENTS_PER_PAGE });
     if (pageNo > 1 && pageNo > events.totalPages) return deps.notFound(ctx);
-    const path = recordPath('cal_venue', venue);
-    const view = venueView(ctx, venue);
+    const urls = deps.urlsOf(ctx);
+    const path = recordPath(kind.postType, record);
+    const view = kind.view(ctx, record);
     const pages = paging(ctx, path, events);
     deps.render(
       ctx,
       'record',
-      { kind: 'venue', record: view, events: lines(ctx, events.nodes), pages },
+      { kind: kind.name, record: view, events: lines(ctx, events.nodes), pages },
       {
-        pageTitle: htmlToText(venue.name),
+        pageTitle: htmlToText(record.name),
         path,
-        description: summary(venue.excerpt || venue.description) || view.address,
+        description: summary(record.excerpt || record.description) || (kind.fallbackDescription?.(view) ?? ''),
         type: 'article',
-        image: venue.image,
-        jsonLd: withContext(placeJsonLd(venue, view.url, deps.urlsOf(ctx).site)),
-        feedUrl: `${deps.urlsOf(ctx).site}/events.ics?venue=${venue.databaseId}`,
+        image: record.image,
+        jsonLd: withContext(kind.jsonLd(record, view.url, urls.site)),
+        feedUrl: `${urls.site}/events.ics?${kind.name}=${record.databaseId}`,
         prev: pages.prev,
         next: pages.next,
-        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/venues/${venue.databaseId}`,
+        apiRoot: `${urls.namespaceRoot}/${kind.collection}/${record.databaseId}`,
       },
     );
   }
 
-  async function organizerPage(ctx: Context, by: { id?: number; slug?: string }) {
-    const pageNo = pageParam(ctx);
-    const { organizer } = await ops.run(ctx, OrganizerPageDocument, by);
-    if (!organizer || pageNo === null) return deps.notFound(ctx);
-    const { events } = await ops.run(ctx, OrganizerEventsDocument, { organizer: organizer.databaseId, page: pageNo, perPage: EVENTS_PER_PAGE });
-    if (pageNo > 1 && pageNo > events.totalPages) return deps.notFound(ctx);
-    const path = recordPath('cal_organizer', organizer);
-    const view = organizerView(ctx, organizer);
-    const pages = paging(ctx, path, events);
-    deps.render(
-      ctx,
-      'record',
-      { kind: 'organizer', record: view, events: lines(ctx, events.nodes), pages },
-      {
-        pageTitle: htmlToText(organizer.name),
-        path,
-        description: summary(organizer.excerpt || organizer.description),
-        type: 'article',
-        image: organizer.image,
-        jsonLd: withContext(organizationJsonLd(organizer, view.url, deps.urlsOf(ctx).site)),
-        feedUrl: `${deps.urlsOf(ctx).site}/events.ics?organizer=${organizer.databaseId}`,
-        prev: pages.prev,
-        next: pages.next,
-        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/organizers/${organizer.databaseId}`,
-      },
-    );
-  }
+  const VENUE: RecordKind<RecordVenueFragment, ReturnType<typeof venueView>> = {
+    name: 'venue',
+    collection: 'venues',
+    postType: 'cal_venue',
+    page: VenuePageDocument,
+    events: VenueEventsDocument,
+    view: venueView,
+    jsonLd: placeJsonLd,
+    fallbackDescription: (view) => view.address,
+  };
+  const ORGANIZER: RecordKind<RecordOrganizerFragment, ReturnType<typeof organizerView>> = {
+    name: 'organizer',
+    collection: 'organizers',
+    postType: 'cal_organizer',
+    page: OrganizerPageDocument,
+    events: OrganizerEventsDocument,
+    view: organizerView,
+    jsonLd: organizationJsonLd,
+  };
+  const venuePage = (ctx: Context, by: { id?: number; slug?: string }) => recordPage(ctx, by, VENUE);
+  const organizerPage = (ctx: Context, by: { id?: number; slug?: string }) => recordPage(ctx, by, ORGANIZER);
 
   /** Today in the site's zone, `YYYY-MM-DD` (series' next dates start there). */
   const today = () => DateTime.fromJSDate(deps.now?.() ?? new Date()).setZone(config.site.timezone).toISODate() ?? '1970-01-01';
@@ -257,7 +275,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
           next: lines(ctx, (dates ?? []).filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
         }
       : null;
-    const jsonLd = eventJsonLd(e, {
+    const event = eventJsonLd(e, {
       url,
       site: urls.site,
       currencyCode: config.site.currencyCode,
@@ -288,7 +306,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         description: summary(e.excerpt || e.description) || whenText(e, lang, t),
         type: 'article',
         image: e.image,
-        jsonLd,
+        jsonLd: withContext(event),
         feedUrl: `${url}${url.includes('?') ? '&' : '?'}ical=1`,
         apiRoot: `${urls.namespaceRoot}/events/${e.databaseId}`,
       },
@@ -314,6 +332,14 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const path = `/event/${series.slug ?? slug}/all/`;
     const nextUrl = more ? `${home(ctx)}${path}?from=${more.startDate.slice(0, 10)}` : null;
     const url = home(ctx) + path;
+    const canonicalPath = fromParam ? `${path}?from=${fromParam}` : path;
+    // The dates the page lists, each the Event of its page (as a calendar view's ItemList).
+    const items = dates.map((o) => {
+      const at = home(ctx) + recordPath('cal_events', o);
+      const venue = o.venues[0];
+      const links = { url: at, site: deps.urlsOf(ctx).site, currencyCode: config.site.currencyCode, venue: venue ? { venue, url: home(ctx) + recordPath('cal_venue', venue) } : null };
+      return { url: at, event: eventJsonLd(o, links) };
+    });
     deps.render(
       ctx,
       'series',
@@ -325,10 +351,11 @@ export function createRecordPages(site: Site, feeds: Feeds) {
       },
       {
         pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
-        path: fromParam ? `${path}?from=${fromParam}` : path,
+        path: canonicalPath,
         description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
         type: 'article',
         image: series.image,
+        jsonLd: eventItemList({ name: htmlToText(series.title), url: home(ctx) + canonicalPath }, items),
         feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
         next: nextUrl,
         apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,

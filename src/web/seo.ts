@@ -4,8 +4,9 @@
  * meta, and the OpenStreetMap link of a venue (a plain link: no map script, no request off the host).
  * Inputs are structural (the fields the page operations select), so any operation's result fits.
  */
+import { LANGS } from '../../rest-facade/wp/types.ts';
 import { offerPrice } from '../domain/cost.ts';
-import { htmlToText } from '../domain/text.ts';
+import { escapeHtml, htmlToText } from '../domain/text.ts';
 
 export type JsonLd = { [key: string]: JsonLdValue };
 type JsonLdValue = string | number | boolean | null | JsonLd | JsonLdValue[];
@@ -44,7 +45,8 @@ export interface SeoOrganizer {
 
 export interface SeoEvent {
   readonly title: string;
-  readonly description: string;
+  /** The body (HTML); a calendar view selects the excerpt alone. */
+  readonly description?: string;
   readonly excerpt: string;
   /** Start and end instants (ISO 8601), and the event-local wall clocks (`YYYY-MM-DD HH:MM:SS`). */
   readonly startsAt: string;
@@ -158,10 +160,10 @@ export interface EventJsonLdLinks {
 /**
  * schema.org `Event`: scheduled and attended in person (a venue) or online (none), its `Place`,
  * its `Organization`, and an `Offer` when it has a cost (price without currency, as the REST `json_ld`).
+ * Without `@context`: an event page wraps it in `withContext`, a view's `ItemList` holds it.
  */
 export function eventJsonLd(e: SeoEvent, links: EventJsonLdLinks): JsonLd {
   const out: JsonLd = {
-    '@context': 'https://schema.org',
     '@type': 'Event',
     name: htmlToText(e.title),
     url: links.url,
@@ -170,7 +172,7 @@ export function eventJsonLd(e: SeoEvent, links: EventJsonLdLinks): JsonLd {
     eventStatus: 'https://schema.org/EventScheduled',
     eventAttendanceMode: links.venue ? 'https://schema.org/OfflineEventAttendanceMode' : 'https://schema.org/OnlineEventAttendanceMode',
   };
-  const description = summary(e.excerpt || e.description, 500);
+  const description = summary(e.excerpt || e.description || '', 500);
   if (description) out.description = description;
   withImage(out, e.image, links.site);
   out.location = links.venue ? placeJsonLd(links.venue.venue, links.venue.url, links.site) : { '@type': 'VirtualLocation', url: links.url };
@@ -184,7 +186,24 @@ export function eventJsonLd(e: SeoEvent, links: EventJsonLdLinks): JsonLd {
   return out;
 }
 
-/** A JSON-LD object with its `@context` (Place and Organization pages). */
+/**
+ * schema.org `ItemList` of the events a calendar view shows, in the view's order: each a `ListItem`
+ * with its position (from `first`: a later page of a list goes on counting), the event page's URL
+ * and the event itself (eventJsonLd).
+ */
+export function eventItemList(list: { name: string; url: string; first?: number }, events: readonly { url: string; event: JsonLd }[]): JsonLd {
+  const first = list.first ?? 1;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    name: list.name,
+    url: list.url,
+    numberOfItems: events.length,
+    itemListElement: events.map((e, i) => ({ '@type': 'ListItem', position: first + i, url: e.url, item: e.event })),
+  };
+}
+
+/** A JSON-LD object with its `@context` (event, venue and organizer pages). */
 export function withContext(value: JsonLd): JsonLd {
   return { '@context': 'https://schema.org', ...value };
 }
@@ -211,6 +230,11 @@ export interface PageMetaInput {
   lang: string;
   image?: SeoImage | null;
   site: string;
+}
+
+/** `<link rel=alternate hreflang>` of a page in every language (en is the unprefixed site). */
+export function languageAlternates(site: string, path: string): { lang: string; href: string }[] {
+  return [...LANGS.map((lang) => ({ lang, href: `${site}${lang === 'en' ? '' : `/${lang}`}${path}` })), { lang: 'x-default', href: `${site}${path}` }];
 }
 
 export interface MetaTag {
@@ -245,4 +269,24 @@ export function pageMeta(input: PageMetaInput): MetaTag[] {
   add('name', 'twitter:description', input.description);
   if (input.image?.url) add('name', 'twitter:image', absoluteUrl(input.image.url, input.site));
   return tags;
+}
+
+export interface PageHeadInput extends Omit<PageMetaInput, 'url'> {
+  /** The page's home: the site, with the language prefix of a `/fr/…` page. */
+  home: string;
+  /** Canonical path under the home (`/venue/grand-hall/`, `/events/2026-12/`), language prefix excluded. */
+  path: string;
+}
+
+/**
+ * The `<head>` HTML of a public page (record pages and calendar views alike): its canonical URL,
+ * the same page in every language, the description, OpenGraph and Twitter card meta.
+ */
+export function headHtml(input: PageHeadInput): string {
+  const canonical = input.home + input.path;
+  return [
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    ...languageAlternates(input.site, input.path).map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${escapeHtml(a.href)}">`),
+    ...pageMeta({ ...input, url: canonical }).map((m) => `<meta ${m.attr}="${m.key}" content="${escapeHtml(m.content)}">`),
+  ].join('\n');
 }

@@ -263,6 +263,229 @@ describe('addresses', () => {
   });
 });
 
+describe('head: OpenGraph, Twitter and the JSON-LD ItemList of each view', () => {
+  interface ListItem {
+    '@type': string;
+    position: number;
+    url: string;
+    item: Record<string, unknown> & { url: string; name: string; startDate: string; endDate: string; location: { '@type': string; name?: string } };
+  }
+  const decode = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&quot;', '"').replaceAll('&#039;', "'");
+  const meta = (html: string, key: string) => {
+    const m = new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html);
+    return m ? decode(m[1]!) : undefined;
+  };
+  const ldBlocks = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  const slugFromUrl = (url: string) => /\/event\/([^/]+)\/$/.exec(url)![1]!;
+  /** What the REST API says of each event (single reads carry `json_ld`), by its page URL. */
+  const restByUrl = new Map<string, { title: string; json_ld: Record<string, unknown>; venue?: unknown }>();
+  async function restOf(url: string) {
+    if (!restByUrl.has(url)) {
+      const all = (await s.api('/events?start_date=2000-01-01&end_date=2100-01-01&per_page=50')).body.events as { id: number; url: string }[];
+      const id = all.find((e) => e.url === url.replace(`${s.base}/fr/`, `${s.base}/`))?.id;
+      expect(id, `${url} in the API`).toBeDefined();
+      restByUrl.set(url, (await s.api(`/events/${id}`)).body);
+    }
+    return restByUrl.get(url)!;
+  }
+  /** The JSON-LD of an event's own page. */
+  const pageLd = new Map<string, Record<string, unknown>>();
+  async function eventPageLd(url: string) {
+    if (!pageLd.has(url)) pageLd.set(url, JSON.parse(ldBlocks((await s.request(pathOf(url))).text)[0]!));
+    return pageLd.get(url)!;
+  }
+
+  /**
+   * Opens a view and checks its head: canonical and language links, description, OpenGraph and
+   * Twitter tags, and one JSON-LD ItemList whose items are exactly the events the view links, in its
+   * order, each the schema.org Event of its page with the dates the REST API gives it.
+   */
+  async function checkHead(path: string, want: { canonical: string; title: string; description: string; locale?: string; lang?: string }) {
+    const r = await s.request(path);
+    expect(r.status, path).toBe(200);
+    const home = `${s.base}${want.lang ? `/${want.lang}` : ''}`;
+    const canonical = home + want.canonical;
+    expect(decode(linkRel(r.text, 'canonical') ?? ''), path).toBe(canonical);
+    expect(r.text, path).toContain(`<link rel="alternate" hreflang="en" href="${s.base}${want.canonical.replaceAll('&', '&amp;')}">`);
+    expect(r.text, path).toContain(`<link rel="alternate" hreflang="fr" href="${s.base}/fr${want.canonical.replaceAll('&', '&amp;')}">`);
+    expect(r.text, path).toContain(`<link rel="alternate" hreflang="x-default" href="${s.base}${want.canonical.replaceAll('&', '&amp;')}">`);
+    expect(
+      {
+        type: meta(r.text, 'og:type'),
+        title: meta(r.text, 'og:title'),
+        url: meta(r.text, 'og:url'),
+        siteName: meta(r.text, 'og:site_name'),
+        locale: meta(r.text, 'og:locale'),
+        description: meta(r.text, 'og:description'),
+        metaDescription: meta(r.text, 'description'),
+        card: meta(r.text, 'twitter:card'),
+        twitterTitle: meta(r.text, 'twitter:title'),
+      },
+      path,
+    ).toEqual({
+      type: 'website',
+      title: want.title,
+      url: canonical,
+      siteName: 'cal-events',
+      locale: want.locale ?? 'en_US',
+      description: want.description,
+      metaDescription: want.description,
+      card: 'summary',
+      twitterTitle: want.title,
+    });
+    expect(r.text, path).toContain(`<title>${want.title.replaceAll('&', '&amp;')} · cal-events</title>`);
+    const blocks = ldBlocks(r.text);
+    expect(blocks, path).toHaveLength(1);
+    const list = JSON.parse(blocks[0]!) as { '@context': string; '@type': string; url: string; name: string; numberOfItems: number; itemListElement: ListItem[] };
+    expect([list['@context'], list['@type'], list.url, list.name], path).toEqual(['https://schema.org', 'ItemList', canonical, want.title]);
+    const items = list.itemListElement;
+    expect(list.numberOfItems, path).toBe(items.length);
+    // Exactly the events the view links (each once, in the order it first shows them).
+    expect(items.map((i) => slugFromUrl(i.url)), path).toEqual([...new Set(eventLinks(r.text))]);
+    for (const [n, i] of items.entries()) {
+      expect(i['@type']).toBe('ListItem');
+      expect(i.position, path).toBe((items[0]?.position ?? 1) + n);
+      expect(i.item.url).toBe(i.url);
+      // The event page's own Event (one builder), as far as a view selects it (no body, no organizer).
+      const page = await eventPageLd(i.url);
+      const fields = ['@type', 'name', 'url', 'startDate', 'endDate', 'eventStatus', 'eventAttendanceMode', 'location', 'image', 'offers'];
+      expect(i.item, `${path} ${i.url}`).toMatchObject(Object.fromEntries(Object.entries(page).filter(([k]) => fields.includes(k))));
+      expect(i.item, `${path} ${i.url}`).toMatchObject({ '@type': 'Event', eventStatus: 'https://schema.org/EventScheduled' });
+      // And the REST API's dates (TEC writes an all-day event's as times of the day; the pages as dates).
+      const rest = await restOf(i.url);
+      for (const key of ['startDate', 'endDate'] as const) {
+        if (i.item[key].length === 10) expect(String(rest.json_ld[key]).slice(0, 10), `${path} ${i.url} ${key}`).toBe(i.item[key]);
+        else expect(i.item[key], `${path} ${i.url} ${key}`).toBe(rest.json_ld[key]);
+      }
+      expect(i.item.eventAttendanceMode).toBe(rest.json_ld.location ? 'https://schema.org/OfflineEventAttendanceMode' : 'https://schema.org/OnlineEventAttendanceMode');
+    }
+    return { text: r.text, items };
+  }
+  const restUrls = async (query: string) => ((await s.api(`/events${query}`)).body.events as { url: string }[]).map((e) => e.url);
+
+  it('home, /events/ and the list pages: canonical per address, items = the API\'s events, positions go on counting on page 2', async () => {
+    const home = await checkHead('/', { canonical: '/', title: 'Upcoming events', description: 'Upcoming events with their dates, times and venues.' });
+    expect(home.items.map((i) => i.url)).toEqual(await restUrls(''));
+    expect(home.items[0]!.position).toBe(1);
+    const events = await checkHead('/events/', { canonical: '/events/', title: 'Events', description: 'Upcoming events with their dates, times and venues.' });
+    expect(events.items.map((i) => i.url)).toEqual(await restUrls(''));
+    await checkHead('/events/list/', { canonical: '/events/list/', title: 'Events', description: 'Upcoming events with their dates, times and venues.' });
+    const page2 = await checkHead('/events/?page=2', { canonical: '/events/list/page/2/', title: 'Events · Page 2 of 2', description: 'Upcoming events with their dates, times and venues.' });
+    expect(page2.items.map((i) => i.url)).toEqual(await restUrls('?page=2'));
+    expect(page2.items[0]!.position).toBe(11);
+    const past = await checkHead('/events/?eventDisplay=past', { canonical: '/events/list/?eventDisplay=past', title: 'Past events', description: 'Past events, latest first.' });
+    expect(past.items.map((i) => slugFromUrl(i.url))).toEqual(['autumn-talk']);
+  });
+
+  it('month and day views: the events of the grid once each, the day\'s events as the API dates them', async () => {
+    const month = await checkHead('/events/?eventDisplay=month&tribe-bar-date=2026-12', {
+      canonical: '/events/2026-12/',
+      title: 'Events for December 2026',
+      description: 'Calendar of the events in December 2026.',
+    });
+    expect(month.items.length).toBeGreaterThan(8);
+    const decemberUrls = new Set((await s.api('/events?start_date=2026-11-25&end_date=2027-01-10&per_page=50')).body.events.map((e: { url: string }) => e.url));
+    for (const i of month.items) expect(decemberUrls.has(i.url), i.url).toBe(true);
+    // Each occurrence of the series the grid shows is its own Event (the one on the busy 15th is behind "+3 more").
+    const classes = await Promise.all(weekly.map(slugOf));
+    expect(month.items.filter((i) => classes.includes(slugFromUrl(i.url))).map((i) => i.item.startDate.slice(0, 10))).toEqual(['2026-12-01', '2026-12-08', '2026-12-22']);
+    const day = await checkHead('/events/2026-12-15/', { canonical: '/events/2026-12-15/', title: 'Events for Tuesday, December 15, 2026', description: 'The events of Tuesday, December 15, 2026, with their times and venues.' });
+    const want = (await restDecember()).filter((e) => spannedDays(e).includes('2026-12-15'));
+    expect(day.items.map((i) => i.item.name).sort()).toEqual(want.map((e) => e.title).sort());
+    await checkHead('/events/today/', { canonical: '/events/today/', title: 'Events for Saturday, November 21, 2026', description: 'The events of Saturday, November 21, 2026, with their times and venues.' });
+  });
+
+  it('category and tag archives in each view, search results', async () => {
+    const archive = await checkHead('/events/category/music/', {
+      canonical: '/events/category/music/',
+      title: 'Music',
+      description: 'Events in the category Music. Upcoming events with their dates, times and venues.',
+    });
+    expect(archive.items.map((i) => i.url)).toEqual(await restUrls('?categories=music'));
+    const child = await checkHead('/events/category/jazz/month/2026-12/', {
+      canonical: '/events/category/music/jazz/2026-12/',
+      title: 'Jazz · December 2026',
+      description: 'Events in the category Jazz. Calendar of the events in December 2026.',
+    });
+    expect(child.items.map((i) => slugFromUrl(i.url))).toEqual(['jazz-night']);
+    const tag = await checkHead('/events/tag/outdoor/2026-12-05/', {
+      canonical: '/events/tag/outdoor/2026-12-05/',
+      title: 'outdoor · Saturday, December 5, 2026',
+      description: 'Events tagged outdoor. The events of Saturday, December 5, 2026, with their times and venues.',
+    });
+    expect(tag.items.map((i) => slugFromUrl(i.url))).toEqual(['jazz-night']);
+    const search = await checkHead('/events/?tribe-bar-search=jazz', {
+      canonical: '/events/list/?tribe-bar-search=jazz',
+      title: 'Events',
+      description: 'Upcoming events with their dates, times and venues. Events matching “jazz”.',
+    });
+    expect(search.items.map((i) => i.url)).toEqual(await restUrls('?search=jazz'));
+  });
+
+  it('language variants: the same items, the meta in the page language, the canonical under /fr/', async () => {
+    const fr = await checkHead('/fr/events/2026-12/', {
+      lang: 'fr',
+      canonical: '/events/2026-12/',
+      title: 'Évènements de décembre 2026',
+      description: 'Calendrier des évènements de décembre 2026.',
+      locale: 'fr_FR',
+    });
+    const en = await checkHead('/events/2026-12/', { canonical: '/events/2026-12/', title: 'Events for December 2026', description: 'Calendar of the events in December 2026.' });
+    expect(fr.items.map((i) => JSON.stringify(i.item).replaceAll(`${s.base}/fr/`, `${s.base}/`))).toEqual(en.items.map((i) => JSON.stringify(i.item)));
+    expect(fr.items[0]!.url).toMatch(new RegExp(`^${s.base}/fr/event/`));
+    await checkHead('/fr/events/category/music/', {
+      lang: 'fr',
+      canonical: '/events/category/music/',
+      title: 'Music',
+      description: 'Évènements de la catégorie Music. Évènements à venir, avec leurs dates, horaires et lieux.',
+      locale: 'fr_FR',
+    });
+  });
+
+  it('an event title cannot close the JSON-LD script; an event with a venue is a Place attended offline', async () => {
+    const venue = await s.create('/venues', { venue: 'Hall <b>&amp;</b> Co', address: '1 Main Street', city: 'Springfield', zip: '62701', country: 'United States' });
+    const title = 'Rock &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; </script> Night';
+    const created = await s.create('/events', { title, start_date: '2027-02-03 19:00', end_date: '2027-02-03 21:00', venue: venue.id });
+    const rest = (await s.api(`/events/${created.id}`)).body;
+    const { text, items } = await checkHead('/events/2027-02-03/', {
+      canonical: '/events/2027-02-03/',
+      title: 'Events for Wednesday, February 3, 2027',
+      description: 'The events of Wednesday, February 3, 2027, with their times and venues.',
+    });
+    // The block is whole: no `<` in it, and the page has only its own two scripts.
+    const block = ldBlocks(text)[0]!;
+    expect(block).not.toMatch(/[<>]/);
+    expect(text.match(/<script\b/g)).toHaveLength(2);
+    expect(text).not.toContain('alert(1)</script>');
+    expect(items).toHaveLength(1);
+    expect(items[0]!.item.name).toContain('</script><script>alert(1)</script>');
+    expect(items[0]!.item).toMatchObject({
+      name: 'Rock </script><script>alert(1)</script> &  Night',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+      location: { '@type': 'Place', name: 'Hall & Co', address: { '@type': 'PostalAddress', streetAddress: '1 Main Street', addressLocality: 'Springfield', postalCode: '62701' } },
+    });
+    expect((items[0]!.item.location as { url?: string }).url).toBe(rest.venue.url);
+  });
+
+  it('an event\'s featured image: a thumbnail in the list and day rows, its image in the view\'s JSON-LD as on its page', async () => {
+    const { id: imageId } = await s.db.prisma.post.create({
+      data: { type: 'ATTACHMENT', attachment: { create: { url: `${s.base}/uploads/poster.png`, mimeType: 'image/png', title: 'Poster', width: 800, height: 600 } } },
+    });
+    const created = await s.create('/events', { title: 'Poster Show', start_date: '2027-03-10 19:00', end_date: '2027-03-10 21:00', image: imageId });
+    expect((await s.api(`/events/${created.id}`)).body.image.url).toBe(`${s.base}/uploads/poster.png`);
+    const thumb = `<img class="thumb" src="${s.base}/uploads/poster.png" alt="" width="800" height="600" loading="lazy">`;
+    for (const path of ['/events/2027-03-10/', '/events/list/?tribe-bar-date=2027-03-10']) {
+      const r = await s.request(path);
+      expect(r.text, path).toContain(thumb);
+      const item = JSON.parse(ldBlocks(r.text)[0]!).itemListElement[0].item;
+      expect(item, path).toMatchObject({ name: 'Poster Show', image: `${s.base}/uploads/poster.png` });
+    }
+    const page = await s.request('/event/poster-show/');
+    expect(JSON.parse(ldBlocks(page.text)[0]!).image).toBe(`${s.base}/uploads/poster.png`);
+    expect(meta(page.text, 'og:image')).toBe(`${s.base}/uploads/poster.png`);
+  });
+});
+
 describe('Query.calendarDays', () => {
   it('refuses impossible dates and ranges longer than six weeks with a client error', async () => {
     const q = `query($from: String!, $to: String!) { calendarDays(from: $from, to: $to) { date } }`;

@@ -105,6 +105,15 @@ describe('event and series pages', () => {
     const all = await s.request(`/event/${cal.series.slug}/all/`);
     expect(all.status).toBe(200);
     expect(eventLinks(all.text)).toEqual(occurrences.slice(0, 20).map((o) => o.url));
+    // Its JSON-LD: the dates it lists, each the Event its own page describes.
+    const list = jsonLd(all.text);
+    expect(list).toMatchObject({ '@context': 'https://schema.org', '@type': 'ItemList', url: `${s.base}/event/${cal.series.slug}/all/`, numberOfItems: 20 });
+    expect(list.itemListElement.map((i: { url: string }) => i.url)).toEqual(occurrences.slice(0, 20).map((o) => o.url));
+    const own = jsonLd((await s.request(new URL(second.url).pathname)).text);
+    const item = list.itemListElement[1];
+    expect(item).toMatchObject({ '@type': 'ListItem', position: 2, item: { '@type': 'Event', url: second.url } });
+    for (const key of ['name', 'startDate', 'endDate', 'eventStatus', 'eventAttendanceMode']) expect(item.item[key], key).toEqual(own[key]);
+    expect(item.item.location).toMatchObject({ '@type': own.location['@type'], name: own.location.name, url: own.location.url, address: own.location.address });
     const later = hrefs(all.text, 'next')[0]!;
     expect(later).toContain(`?from=${occurrences[20]!.start_date.slice(0, 10)}`);
     const page2 = await s.request(new URL(later).pathname + new URL(later).search);

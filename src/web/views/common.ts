@@ -1,16 +1,20 @@
 /**
  * What the calendar views share: the scope a view is filtered to (all events, a category with its
  * children, a tag), how an event reads in a row or a cell, the search and date bar, the links
- * between views. The events themselves come from the core (src/web/operations/events.graphql).
+ * between views, and what search engines and link previews read of a view (canonical, language
+ * links, OpenGraph and Twitter meta, the JSON-LD `ItemList` of its events). The events themselves
+ * come from the core (src/web/operations/events.graphql).
  */
 import type { Context } from 'koa';
 import { DateTime } from 'luxon';
 import { postUrl } from '../../../rest-facade/presenters/util.ts';
 import type { WpUrls } from '../../../rest-facade/wp/types.ts';
+import { htmlToText } from '../../domain/text.ts';
 import { utcToLocal } from '../../domain/wall-clock.ts';
 import type { EventFilter, ViewEventFragment } from '../generated/operations.ts';
 import { describeWhen, isoStart, timesOn } from '../format.ts';
-import type { Site } from '../site.ts';
+import { eventItemList, eventJsonLd, headHtml, scriptJson } from '../seo.ts';
+import { SITE_NAME, type PageHead, type Site } from '../site.ts';
 import type { ViewName, ViewRequest } from './request.ts';
 
 export interface Scope {
@@ -87,10 +91,15 @@ export function eventRow(site: Site, ctx: Context, e: ViewEventFragment, day?: s
 /** The site's current day, `YYYY-MM-DD`. */
 export const siteToday = (site: Site) => DateTime.fromJSDate(site.now(), { zone: site.config.site.timezone }).toFormat('yyyy-MM-dd');
 
+/** Path under the home of a view of a scope (language prefix excluded), with the bar's search kept. */
+export function viewPath(scope: Scope, path: string, search?: string): string {
+  const query = search ? `?${new URLSearchParams({ 'tribe-bar-search': search })}` : '';
+  return `${scope.base}/${path}${query}`;
+}
+
 /** Absolute URL of a view of a scope, with the bar's search kept. */
 export function viewUrl(urls: WpUrls, scope: Scope, path: string, search?: string): string {
-  const query = search ? `?${new URLSearchParams({ 'tribe-bar-search': search })}` : '';
-  return `${urls.home}${scope.base}/${path}${query}`;
+  return urls.home + viewPath(scope, path, search);
 }
 
 /** The search and date bar and the view switcher of every view. */
@@ -115,4 +124,54 @@ export function barData(site: Site, ctx: Context, scope: Scope, req: ViewRequest
 /** Data every view template receives. */
 export function viewData(site: Site, ctx: Context, scope: Scope, req: ViewRequest, date: string) {
   return { scope, bar: barData(site, ctx, scope, req, date), feedUrl: scope.feedUrl ?? `${site.urls(ctx).site}/events.ics` };
+}
+
+/** What a view tells search engines and link previews (viewHead). */
+export interface ViewSeo {
+  /** The view's title (the page's `<title>` without the site name). */
+  title: string;
+  /** Canonical path under the home, language prefix excluded (`/events/2026-12/`, `/events/list/page/2/`). */
+  path: string;
+  /** What the view shows, one sentence in the page's language (`meta.*` strings). */
+  summary: string;
+  /** The events the view shows, in its order (an event on several days of a grid counts once). */
+  events: readonly ViewEventFragment[];
+  /** Position of the first event in the whole list (a later list page goes on counting). */
+  first?: number;
+}
+
+/**
+ * The head of a calendar view, as the record pages have theirs (seo.ts `headHtml`): canonical URL,
+ * language alternates, description, OpenGraph (`og:type` website) and Twitter card meta; and a
+ * JSON-LD `ItemList` whose items are the schema.org `Event`s of the event pages (seo.ts `eventJsonLd`).
+ */
+export function viewHead(site: Site, ctx: Context, scope: Scope, req: ViewRequest, seo: ViewSeo): Pick<PageHead, 'head' | 'jsonLd'> {
+  const urls = site.urls(ctx);
+  const t = site.t(ctx);
+  const title = htmlToText(seo.title);
+  const name = scope.name ? htmlToText(scope.name) : '';
+  const description = [
+    name && scope.kind === 'category' ? t('meta.category', { name }) : name && scope.kind === 'tag' ? t('meta.tag', { name }) : '',
+    seo.summary,
+    req.search ? t('meta.search', { search: req.search }) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const seen = new Set<number>();
+  const events = seo.events.filter((e) => !seen.has(e.databaseId) && seen.add(e.databaseId));
+  const items = events.map((e) => {
+    const url = postUrl(urls, 'cal_events', e.databaseId, e.status, e.slug);
+    const venue = e.venues[0];
+    const links = {
+      url,
+      site: urls.site,
+      currencyCode: site.config.site.currencyCode,
+      venue: venue ? { venue, url: postUrl(urls, 'cal_venue', venue.databaseId, venue.status, venue.slug) } : null,
+    };
+    return { url, event: eventJsonLd(e, links) };
+  });
+  return {
+    head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: SITE_NAME, type: 'website', lang: site.lang(ctx), site: urls.site }),
+    jsonLd: scriptJson(eventItemList({ name: title, url: urls.home + seo.path, first: seo.first }, items)),
+  };
 }

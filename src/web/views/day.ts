@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { ViewCalendarDaysDocument } from '../generated/operations.ts';
 import { longDate } from '../format.ts';
 import type { Site } from '../site.ts';
-import { eventRow, siteToday, viewData, viewFilter, viewUrl, type Scope } from './common.ts';
+import { eventRow, siteToday, viewData, viewFilter, viewHead, viewPath, viewUrl, type Scope } from './common.ts';
 import type { ViewRequest } from './request.ts';
 
 export async function dayView(site: Site, ctx: Context, scope: Scope, req: ViewRequest) {
@@ -36,6 +36,19 @@ export async function dayView(site: Site, ctx: Context, scope: Scope, req: ViewR
       prev: { url: prev, label: longDate(prevDay) },
       next: { url: next, label: longDate(nextDay) },
     },
-    { pageTitle: heading, feedUrl: scope.feedUrl, prev, next, apiRoot: scope.apiRoot, scripts: ['views.js'] },
+    {
+      pageTitle: heading,
+      ...viewHead(site, ctx, scope, req, {
+        title: heading,
+        path: viewPath(scope, req.date ? `${req.date}/` : 'today/', req.search),
+        summary: t('meta.day', { date: label }),
+        events: day?.events ?? [],
+      }),
+      feedUrl: scope.feedUrl,
+      prev,
+      next,
+      apiRoot: scope.apiRoot,
+      scripts: ['views.js'],
+    },
   );
 }

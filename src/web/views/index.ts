@@ -64,7 +64,7 @@ export function createViews(site: Site, feeds: Feeds) {
     if (!req) return site.refuse(ctx, 404);
     if (req.view === 'month') return monthView(site, ctx, scope, req);
     if (req.view === 'day') return dayView(site, ctx, scope, req);
-    return listView(site, ctx, scope, req, { home: opts.home && segments.length === 0 && !ctx.query.eventDisplay });
+    return listView(site, ctx, scope, req, { home: opts.home && segments.length === 0 && !ctx.query.eventDisplay, root: segments.length === 0 });
   }
 
   /** `/events/category/{parent/…/slug}/{view…}`: the category is the last segment before the view part. */

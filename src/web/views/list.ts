@@ -5,24 +5,31 @@
  * `<link rel=prev/next>` and visible links.
  */
 import type { Context } from 'koa';
+import { DateTime } from 'luxon';
 import { ViewEventListDocument, type EventFilter } from '../generated/operations.ts';
 import { PageRefusal } from '../page-data.ts';
 import type { Site } from '../site.ts';
-import { eventRow, siteToday, viewData, viewFilter, type Scope } from './common.ts';
+import { longDate } from '../format.ts';
+import { eventRow, siteToday, viewData, viewFilter, viewHead, type Scope } from './common.ts';
 import type { ViewRequest } from './request.ts';
 
-/** The list page's URL (page 1: the list itself). */
-function pageUrl(site: Site, ctx: Context, scope: Scope, req: ViewRequest, page: number): string {
-  const urls = site.urls(ctx);
+/** The list page's path under the home (page 1: the list itself). */
+function pagePath(scope: Scope, req: ViewRequest, page: number): string {
   const query = new URLSearchParams();
   if (req.past) query.set('eventDisplay', 'past');
   if (req.date) query.set('tribe-bar-date', req.date);
   if (req.search) query.set('tribe-bar-search', req.search);
   const qs = query.size ? `?${query}` : '';
-  return `${urls.home}${scope.base}/list/${page > 1 ? `page/${page}/` : ''}${qs}`;
+  return `${scope.base}/list/${page > 1 ? `page/${page}/` : ''}${qs}`;
 }
 
-export async function listView(site: Site, ctx: Context, scope: Scope, req: ViewRequest, opts: { home?: boolean } = {}) {
+const pageUrl = (site: Site, ctx: Context, scope: Scope, req: ViewRequest, page: number) => site.urls(ctx).home + pagePath(scope, req, page);
+
+/**
+ * `home`: the home page's list; `root`: asked at the scope's own address (`/events/`,
+ * `/events/category/music/`), its canonical URL when it is the plain upcoming list.
+ */
+export async function listView(site: Site, ctx: Context, scope: Scope, req: ViewRequest, opts: { home?: boolean; root?: boolean } = {}) {
   const t = site.t(ctx);
   const now = site.now();
   // Past: events that have ended, latest first; from a date: events from that day on; else the core's default window.
@@ -37,6 +44,8 @@ export async function listView(site: Site, ctx: Context, scope: Scope, req: View
   const prev = req.page > 1 ? pageUrl(site, ctx, scope, req, req.page - 1) : undefined;
   const next = req.page < list.totalPages ? pageUrl(site, ctx, scope, req, req.page + 1) : undefined;
   const heading = scope.name ?? (req.past ? t('list.past') : opts.home ? t('list.upcoming') : t('list.heading'));
+  const pageTitle = req.page > 1 ? `${heading} · ${t('list.page', { page: req.page, pages: list.totalPages })}` : heading;
+  const plain = req.page === 1 && !req.past && !req.date && !req.search;
   const otherList = req.past
     ? { label: t('list.showUpcoming'), url: pageUrl(site, ctx, scope, { ...req, past: false, date: undefined }, 1) }
     : { label: t('list.showPast'), url: pageUrl(site, ctx, scope, { ...req, past: true, date: undefined }, 1) };
@@ -59,7 +68,14 @@ export async function listView(site: Site, ctx: Context, scope: Scope, req: View
       empty: req.past || req.search || req.date ? t('list.empty') : t('list.emptyUpcoming'),
     },
     {
-      pageTitle: req.page > 1 ? `${heading} · ${t('list.page', { page: req.page, pages: list.totalPages })}` : heading,
+      pageTitle,
+      ...viewHead(site, ctx, scope, req, {
+        title: pageTitle,
+        path: opts.home ? '/' : plain && opts.root ? `${scope.base}/` : pagePath(scope, req, req.page),
+        summary: req.past ? t('meta.past') : req.date ? t('meta.from', { date: longDate(DateTime.fromISO(req.date, { zone: 'utc' }).setLocale(site.lang(ctx))) }) : t('meta.upcoming'),
+        events: list.nodes,
+        first: (list.page - 1) * list.perPage + 1,
+      }),
       feedUrl: scope.feedUrl,
       prev,
       next,

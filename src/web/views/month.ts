@@ -11,7 +11,7 @@ import { DateTime } from 'luxon';
 import { ViewCalendarDaysDocument } from '../generated/operations.ts';
 import { longDate } from '../format.ts';
 import type { Site } from '../site.ts';
-import { eventRow, siteToday, viewData, viewFilter, viewUrl, type Scope } from './common.ts';
+import { eventRow, siteToday, viewData, viewFilter, viewHead, viewPath, viewUrl, type Scope } from './common.ts';
 import type { ViewRequest } from './request.ts';
 
 /** Events shown in one cell before "+N more". */
@@ -75,6 +75,19 @@ export async function monthView(site: Site, ctx: Context, scope: Scope, req: Vie
       next: { url: next, label: nextMonth.toFormat('LLLL yyyy') },
       todayUrl: viewUrl(urls, scope, 'month/', req.search),
     },
-    { pageTitle: heading, feedUrl: scope.feedUrl, prev, next, apiRoot: scope.apiRoot, scripts: ['views.js'] },
+    {
+      pageTitle: heading,
+      ...viewHead(site, ctx, scope, req, {
+        title: heading,
+        path: viewPath(scope, req.date ? `${req.date}/` : 'month/', req.search),
+        summary: t('meta.month', { month: monthName }),
+        events: data.calendarDays.flatMap((day) => day.events),
+      }),
+      feedUrl: scope.feedUrl,
+      prev,
+      next,
+      apiRoot: scope.apiRoot,
+      scripts: ['views.js'],
+    },
   );
 }
