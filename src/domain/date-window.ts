@@ -74,8 +74,20 @@ export interface DefaultWindow {
   endDateRaw: string;
 }
 
+/** The last pair computed: one request asks for it several times (each REST default, the list's window) at one clock. */
+let lastDefaultWindow: { at: number; siteTimezone: string; window: DefaultWindow } | null = null;
+
 /** The raw default `startDate`/`endDate` pair (§5.5 "Defaults"), before normalization. */
 export function defaultWindow({ now = new Date(), siteTimezone }: { now?: Date; siteTimezone: string }): DefaultWindow {
+  const at = now.getTime();
+  const last = lastDefaultWindow;
+  if (last && last.at === at && last.siteTimezone === siteTimezone) return { ...last.window };
+  const window = computeDefaultWindow(now, siteTimezone);
+  lastDefaultWindow = { at, siteTimezone, window };
+  return { ...window };
+}
+
+function computeDefaultWindow(now: Date, siteTimezone: string): DefaultWindow {
   const start = parseDateText('yesterday 23:59', 'UTC', now)!;
   const end = parseDateText('+24 months', 'UTC', now)!;
   return {
