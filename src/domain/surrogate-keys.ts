@@ -92,12 +92,9 @@ export class SurrogateKeys {
   /** The space-separated header value, at most `maxBytes` long (see MAX_KEYS_HEADER_BYTES). */
   header(maxBytes = MAX_KEYS_HEADER_BYTES): string {
     const families = new Set(this.families);
-    const records = new Map(this.records);
-    const value = () =>
-      [
-        ...[...families].map((t) => KEYED_TYPES[t].family),
-        ...[...records].flatMap(([t, ids]) => [...ids].map((id) => `${KEYED_TYPES[t].prefix}-${id}`)),
-      ].join(' ');
+    // Each kind's record keys written once (a list page names hundreds; the header was rebuilt whole per kind given way).
+    const records = new Map([...this.records].map(([t, ids]) => [t, { size: ids.size, text: [...ids].map((id) => `${KEYED_TYPES[t].prefix}-${id}`).join(' ') }]));
+    const value = () => [...[...families].map((t) => KEYED_TYPES[t].family), ...[...records.values()].map((r) => r.text)].join(' ');
     let text = value();
     while (text.length > maxBytes && records.size) {
       // The kind with the most records gives way to its family key.
