@@ -181,6 +181,57 @@ describe.skipIf(!hasChromium)('public pages in a real browser', () => {
     expect(await page.locator('main h2').first().innerText()).toBe('Évènements à venir');
   });
 
+  it('views: past list, today, a child category\'s month, a tag\'s day and past list, a search on a day, French list and month', { timeout: 300_000 }, async () => {
+    // Events before and on the clock's day (SAMPLE_CLOCK, 2026-11-21): the seed's all lie after it.
+    await s.create('/events', { title: 'Autumn Recital', start_date: '2026-11-10 19:00:00', end_date: '2026-11-10 21:00:00', categories: ['jazz'], tags: ['live'] });
+    await s.create('/events', { title: 'Harvest Fair', start_date: '2026-11-14 00:00:00', end_date: '2026-11-15 23:59:59', all_day: true });
+    await s.create('/events', { title: 'Evening Talk', start_date: '2026-11-21 18:00:00', end_date: '2026-11-21 20:00:00', tags: ['live'] });
+    // A day: the events that overlap it (multi-day ones on each day they span), as the day view places
+    // them. Non-strict bounds name whole days: starting before the day's end, ending after the eve's end.
+    const eve = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const day = (d: string) => `starts_before=${d}&ends_after=${eve(d)}`;
+    // Past: the API lists the events that ended before now in ascending order; the view latest first.
+    const past = (query: string) => apiUrls(`ends_before=now&strict_dates=true${query}`).then((urls) => urls.reverse());
+    const cases: Array<[string, string, () => Promise<string[]>]> = [
+      ['past', '/events/list/?eventDisplay=past', () => past('')],
+      ['today', '/events/today/', () => apiUrls(day('2026-11-21'))],
+      ['category-child-month', '/events/category/music/jazz/month/2026-12/', () => apiUrls('categories=jazz&start_date=2026-11-30&end_date=2027-01-03%2023:59:59&per_page=50')],
+      ['tag-day', '/events/tag/live/2026-12-05/', () => apiUrls(`tags=live&${day('2026-12-05')}`)],
+      ['tag-past', '/events/tag/live/list/?eventDisplay=past', () => past('&tags=live')],
+      ['search-day', '/events/2026-12-05/?tribe-bar-search=market', () => apiUrls(`search=market&${day('2026-12-05')}`)],
+    ];
+    for (const [name, path, api] of cases) {
+      const page = await check(name, path);
+      const expected = await api();
+      expect(expected.length, `${path}: the API lists events`).toBeGreaterThan(0);
+      // A month cell lists each day an event spans: the grid shows the API's events, each at least once.
+      const shown = name.includes('month') ? [...new Set(await rows(page))].sort() : await rows(page);
+      expect(shown, path).toEqual(name.includes('month') ? [...expected].sort() : expected);
+    }
+    // Today's previous and next days.
+    const today = await check('today', '/events/today/');
+    await today.locator('nav.step a[rel=next]').click();
+    await today.waitForURL(/2026-11-22/);
+    await today.locator('nav.step a[rel=prev]').click();
+    await today.waitForURL(/2026-11-21/);
+    expect(await rows(today)).toEqual(await apiUrls(day('2026-11-21')));
+    // French: the same events under /fr/, the page in French.
+    const fr = (urls: string[]) => urls.map((u) => u.replace(`${new URL(s.base).origin}/fr/`, `${new URL(s.base).origin}/`));
+    const frList = await check('list-fr', '/fr/events/list/');
+    expect(await frList.locator('html').getAttribute('lang')).toBe('fr');
+    expect(fr(await rows(frList))).toEqual(await apiUrls(''));
+    await frList.locator('nav.pager a[rel=next]').click();
+    await frList.waitForURL(/\/fr\/events\/list\/page\/2\//);
+    expect(fr(await rows(frList))).toEqual(await apiUrls('page=2'));
+    const frMonth = await check('month-fr', '/fr/events/2026-12/');
+    const december = new Set(await apiUrls('start_date=2026-11-30&end_date=2027-01-03&per_page=50'));
+    const shown = fr(await rows(frMonth));
+    expect(shown.length).toBeGreaterThan(10);
+    for (const url of shown) expect(december.has(url), url).toBe(true);
+    await frMonth.locator('nav.step a[rel=next]').click();
+    await frMonth.waitForURL(/\/fr\/events\/2027-01\//);
+  });
+
   it('no request left the host, none failed, the CSP refused nothing', () => {
     expect(problems).toEqual([]);
   });

@@ -12,7 +12,7 @@ import { freePort, startVarnish, varnishMissing, type Varnish } from '../helpers
 // The shared cache in front (issue 24): Debian's Varnish with the xkey vmod and the shipped VCL
 // (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
 // Reads are hits the second time; after a REST write or a GraphQL mutation — through this process
-// or, on PostgreSQL, through a second one — the next read through Varnish shows the change;
+// or, on PostgreSQL, through a second one — the next read through Varnish (calendar views included) shows the change;
 // signed-in requests are never shared. Then the purges themselves: sent by the process that
 // committed the change (not by every process that hears of it), and a proxy refusing them never
 // fails a write. Needs /usr/sbin/varnishd and varnish-modules (.ci/run installs them); skips,
@@ -154,6 +154,28 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     // A new event joins every cached list (the list family is purged).
     await write(a.base, `${NS}/events`, eventBody('Newcomer'));
     expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('Newcomer');
+  });
+
+  it('a calendar view (month, day) is a hit the second time and shows a REST write at once: a changed title, a new event', async () => {
+    // A day of its own (the other tests' events share 2031-05-01: a month cell shows three).
+    const june = { start_date: '2031-06-10 19:00:00', end_date: '2031-06-10 21:00:00' };
+    const event = await write(a.base, `${NS}/events`, eventBody('Month before', june));
+    const views = ['/events/2031-06/', '/events/2031-06-10/'];
+    for (const view of views) {
+      const cached = await warm(varnish.base, view);
+      expect(cached.body).toContain('Month before');
+      expect(cached.headers.get('surrogate-key')!.split(' ')).toEqual(expect.arrayContaining(['events-list', `event-${event.id}`]));
+    }
+    await write(a.base, `${NS}/events/${event.id}`, { title: 'Month after' });
+    for (const view of views) {
+      const read = await get(varnish.base, view);
+      expect(read.body, view).toContain('Month after');
+      expect(read.body, view).not.toContain('Month before');
+    }
+    // A new event on a day the views show joins them (the list family is purged).
+    for (const view of views) await warm(varnish.base, view);
+    await write(a.base, `${NS}/events`, eventBody('Month newcomer', june));
+    for (const view of views) expect((await get(varnish.base, view)).body, view).toContain('Month newcomer');
   });
 
   it('after a GraphQL mutation of a venue, events at that venue show it through Varnish', async () => {
