@@ -133,19 +133,17 @@ const SERVER = 'dist/src/server/main.js';
 
 /**
  * How `npm start` launches the compiled server (package.json `start`: `[NAME=value …] exec node
- * [flags] dist/src/server/main.js`): its environment settings (`${NAME:-default}` honoured) and node
- * flags, so that the bench measures the process `npm start` runs. Empty for older revisions.
+ * [flags] dist/src/server/main.js`): its environment settings and node flags (`${NAME:-default}` honoured),
+ * so that the bench measures the process `npm start` runs. Empty for older revisions.
  */
 export function npmStartLaunch(root = ROOT): { env: Record<string, string>; flags: string[] } {
   const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.start ?? '';
   const m = /^((?:\w+=\S+\s+)*)exec node((?:\s+--\S+)*)\s+dist\/src\/server\/main\.js$/.exec(start.trim());
   if (!m) return { env: {}, flags: [] };
+  const expand = (text: string) => text.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, dflt: string) => process.env[name] || dflt);
   const env: Record<string, string> = {};
-  for (const [, name, value] of m[1]!.matchAll(/(\w+)=(\S+)/g)) {
-    const dflt = /^\$\{(\w+):-(.*)\}$/.exec(value!);
-    env[name!] = dflt ? (process.env[dflt[1]!] ?? dflt[2]!) : value!;
-  }
-  return { env, flags: m[2]!.trim().split(/\s+/).filter(Boolean) };
+  for (const [, name, value] of m[1]!.matchAll(/(\w+)=(\S+)/g)) env[name!] = expand(value!);
+  return { env, flags: m[2]!.trim().split(/\s+/).filter(Boolean).map(expand) };
 }
 
 export async function startChild(opts: StartOptions): Promise<Child> {
