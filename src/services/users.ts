@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
-import { hash, verify } from '@node-rs/argon2';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import type { Context, Viewer } from './context.ts';
@@ -11,6 +11,16 @@ import { publishChange, type ChangeAction } from './changes.ts';
 
 /** Account writes publish on the change bus like calendar writes: caches of every process follow. */
 const userChanged = (ctx: Context, id: number, action: ChangeAction) => publishChange(ctx, { kind: 'USER', id, action });
+
+/**
+ * argon2 (a native addon, CommonJS) is loaded on the first password hashed or checked, not at start:
+ * a process serving anonymous reads never needs it (start time and memory).
+ */
+const requireHere = createRequire(import.meta.url);
+let argon2: typeof import('@node-rs/argon2') | undefined;
+const loadArgon2 = () => (argon2 ??= requireHere('@node-rs/argon2') as typeof import('@node-rs/argon2'));
+const hash = (password: string) => loadArgon2().hash(password);
+const verify = (hashed: string, password: string) => loadArgon2().verify(hashed, password);
 
 export const hashPassword = (password: string) => hash(password);
 

@@ -129,12 +129,30 @@ export function killChildren() {
   }
 }
 
+const SERVER = 'dist/src/server/main.js';
+
+/**
+ * How `npm start` launches the compiled server (package.json `start`: `[NAME=value …] exec node
+ * [flags] dist/src/server/main.js`): its environment settings and node flags (`${NAME:-default}` honoured),
+ * so that the bench measures the process `npm start` runs. Empty for older revisions.
+ */
+export function npmStartLaunch(root = ROOT): { env: Record<string, string>; flags: string[] } {
+  const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.start ?? '';
+  const m = /^((?:\w+=\S+\s+)*)exec node((?:\s+--\S+)*)\s+dist\/src\/server\/main\.js$/.exec(start.trim());
+  if (!m) return { env: {}, flags: [] };
+  const expand = (text: string) => text.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, dflt: string) => process.env[name] || dflt);
+  const env: Record<string, string> = {};
+  for (const [, name, value] of m[1]!.matchAll(/(\w+)=(\S+)/g)) env[name!] = expand(value!);
+  return { env, flags: m[2]!.trim().split(/\s+/).filter(Boolean).map(expand) };
+}
+
 export async function startChild(opts: StartOptions): Promise<Child> {
   const port = await freePort();
   const loader = opts.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const args = [...(opts.nodeFlags ?? []), ...loader, ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
+  const launch = opts.script === SERVER ? npmStartLaunch(opts.root) : { env: {}, flags: [] };
+  const args = [...launch.flags, ...(opts.nodeFlags ?? []), ...loader, ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' })) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries({ ...process.env, ...launch.env, ...opts.env, PORT: String(port), HOST: '127.0.0.1' })) if (v !== undefined) env[k] = v;
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, args, { cwd: opts.root ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   children.add(child);

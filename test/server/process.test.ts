@@ -50,7 +50,7 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     }
     // No shell or TypeScript loader in between: npm's child is node running dist/.
     const server = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim();
-    expect(server).toMatch(/^\d+ node dist\/src\/server\/main\.js$/);
+    expect(server).toMatch(/^\d+ node (--\S+ )*dist\/src\/server\/main\.js$/);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(npm.stdout()).toContain('"msg":"stopped"');
