@@ -124,7 +124,10 @@ async function openPGlite(
     const fresh = !dir || !existsSync(path.join(dir, 'PG_VERSION'));
     const loadDataDir = opts.loadDataDir ?? (fresh ? emptyDatabaseImage() : undefined);
     const creating = dir && fresh ? path.join(dir, CREATING_MARKER) : undefined;
-    if (creating) writeDurably(creating, String(process.pid));
+    if (creating) {
+      log(`database: creating the embedded database at ${dir}`);
+      writeDurably(creating, String(process.pid));
+    }
     pglite = await PGlite.create(dir ?? 'memory://', { ...options, ...(loadDataDir ? { loadDataDir } : {}) });
     if (creating) {
       // Everything initdb (or the image) wrote is on disk; from here on PostgreSQL's own crash

@@ -25,10 +25,17 @@ try {
 }
 const logger = createLogger(config.logLevel);
 
-const db = await openDatabase(config.databaseUrl, { dataDir: config.dataDir, statementTimeoutMs: config.statementTimeoutMs }).catch((e: unknown) =>
+const db = await openDatabase(config.databaseUrl, {
+  dataDir: config.dataDir,
+  statementTimeoutMs: config.statementTimeoutMs,
+  log: (msg) => logger.info(msg),
+}).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),
 );
 try {
+  // Printed before any migration runs: an operator sees where a slow first start spends its time,
+  // and test/db/killed-first-start.test.ts aims its kills after it.
+  logger.info({ database: db.kind }, 'applying pending migrations');
   const applied = await applyMigrations(db);
   if (applied.length) logger.info({ applied }, 'migrations applied');
   if (config.admin) {
