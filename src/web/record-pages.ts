@@ -31,6 +31,7 @@ import {
 import type { PageStrings } from './i18n.ts';
 import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
 import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
+import { eventItems } from './views/common.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
 /** Upcoming events per page of a venue or organizer; next dates on an event page; dates per series page. */
@@ -334,12 +335,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const url = home(ctx) + path;
     const canonicalPath = fromParam ? `${path}?from=${fromParam}` : path;
     // The dates the page lists, each the Event of its page (as a calendar view's ItemList).
-    const items = dates.map((o) => {
-      const at = home(ctx) + recordPath('cal_events', o);
-      const venue = o.venues[0];
-      const links = { url: at, site: deps.urlsOf(ctx).site, currencyCode: config.site.currencyCode, venue: venue ? { venue, url: home(ctx) + recordPath('cal_venue', venue) } : null };
-      return { url: at, event: eventJsonLd(o, links) };
-    });
+    const items = eventItems(site, ctx, dates);
     deps.render(
       ctx,
       'series',

@@ -11,9 +11,9 @@ import { postUrl } from '../../../rest-facade/presenters/util.ts';
 import type { WpUrls } from '../../../rest-facade/wp/types.ts';
 import { htmlToText } from '../../domain/text.ts';
 import { utcToLocal } from '../../domain/wall-clock.ts';
-import type { EventFilter, ViewEventFragment } from '../generated/operations.ts';
+import type { EventFilter, PostStatus, ViewEventFragment } from '../generated/operations.ts';
 import { describeWhen, isoStart, timesOn } from '../format.ts';
-import { eventItemList, eventJsonLd, headHtml, scriptJson } from '../seo.ts';
+import { eventItemList, eventJsonLd, headHtml, scriptJson, type SeoEvent, type SeoVenue } from '../seo.ts';
 import { SITE_NAME, type PageHead, type Site } from '../site.ts';
 import type { ViewName, ViewRequest } from './request.ts';
 
@@ -158,8 +158,28 @@ export function viewHead(site: Site, ctx: Context, scope: Scope, req: ViewReques
     .filter(Boolean)
     .join(' ');
   const seen = new Set<number>();
-  const events = seo.events.filter((e) => !seen.has(e.databaseId) && seen.add(e.databaseId));
-  const items = events.map((e) => {
+  const items = eventItems(site, ctx, seo.events.filter((e) => !seen.has(e.databaseId) && seen.add(e.databaseId)));
+  return {
+    head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: SITE_NAME, type: 'website', lang: site.lang(ctx), site: urls.site }),
+    jsonLd: scriptJson(eventItemList({ name: title, url: urls.home + seo.path, first: seo.first }, items)),
+  };
+}
+
+/** A post as its public URL needs it (`postUrl`). */
+interface Addressed {
+  readonly databaseId: number;
+  readonly status: PostStatus;
+  readonly slug: string | null;
+}
+
+/**
+ * Events as the items of a page's JSON-LD `ItemList` (seo.ts `eventItemList`): each event's page
+ * URL and the schema.org `Event` its own page describes (seo.ts `eventJsonLd`), with its first venue.
+ * Calendar views and the series page list their events so.
+ */
+export function eventItems(site: Site, ctx: Context, events: readonly (SeoEvent & Addressed & { readonly venues: readonly (SeoVenue & Addressed)[] })[]) {
+  const urls = site.urls(ctx);
+  return events.map((e) => {
     const url = postUrl(urls, 'cal_events', e.databaseId, e.status, e.slug);
     const venue = e.venues[0];
     const links = {
@@ -170,8 +190,4 @@ export function viewHead(site: Site, ctx: Context, scope: Scope, req: ViewReques
     };
     return { url, event: eventJsonLd(e, links) };
   });
-  return {
-    head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: SITE_NAME, type: 'website', lang: site.lang(ctx), site: urls.site }),
-    jsonLd: scriptJson(eventItemList({ name: title, url: urls.home + seo.path, first: seo.first }, items)),
-  };
 }
