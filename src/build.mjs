@@ -81,14 +81,10 @@ const keepFileUrls = {
   },
 };
 /**
- * Prisma's query compiler is published as a module holding the WebAssembly as a 2.3 MB base64
- * string literal, which V8 keeps twice for the life of the process (the module's source and the
- * literal: ~4.5 MB of heap). The bundle reads the same bytes from a file the build writes instead.
- */
-/**
  * Packages the bundle leaves in node_modules: those that read their own files (__dirname, files next
  * to their modules: PGlite's WebAssembly, Prisma's runtime, argon2's native addon, the iCal time
- * zones, pino's workers, ioredis's package.json; ioredis is also loaded on demand by the throttle), and those whose objects cross between the bundle and such a package
+ * zones, pino's workers, ioredis's package.json; ioredis is also loaded on demand by the throttle),
+ * and those whose objects cross between the bundle and such a package
  * (pg's pool is handed to Prisma's adapter; @prisma/driver-adapter-utils is shared with the PGlite
  * adapter). Everything else (graphql, Yoga, Pothos, zod, Koa…) is bundled: one copy of each.
  */
@@ -104,6 +100,11 @@ const BUNDLE_EXTERNAL = [
   'swagger-ui-dist',
   'ioredis',
 ];
+/**
+ * Prisma's query compiler is published as a module holding the WebAssembly as a 2.3 MB base64
+ * string literal, which V8 keeps twice for the life of the process (the module's source and the
+ * literal: ~4.5 MB of heap). The bundle reads the same bytes from a file the build writes instead.
+ */
 const QUERY_COMPILER_WASM = path.join(dist, 'prisma/query-compiler.wasm');
 const queryCompilerFromFile = {
   name: 'query-compiler-from-file',
