@@ -36,21 +36,27 @@ export interface OutageLogger {
 interface RedisEvents {
   on(event: 'error', listener: (err: Error) => void): unknown;
   on(event: 'ready', listener: () => void): unknown;
+  on(event: 'reconnecting', listener: () => void): unknown;
 }
 
 /**
  * Logs a lost Redis connection once (not once per reconnection attempt or per request) and its
  * return once, naming what the outage means for `what` (e.g. "sign-in throttling counts locally").
+ * The loss is reported as soon as ioredis schedules a reconnection (a Redis that shuts down closes
+ * the socket cleanly, so the first `error` comes only with the first failed reconnection attempt),
+ * or at the first error (a Redis unreachable from the start).
  */
 export function reportOutages(client: RedisEvents, logger: OutageLogger | undefined, name: string, meanwhile: string): void {
   let down = false;
   let since = 0;
-  client.on('error', (err) => {
+  const lost = (message: string) => {
     if (down) return;
     down = true;
     since = Date.now();
-    logger?.warn({ err: { message: err.message } }, `${name}: Redis connection lost; ${meanwhile} until it is back`);
-  });
+    logger?.warn({ err: { message } }, `${name}: Redis connection lost; ${meanwhile} until it is back`);
+  };
+  client.on('error', (err) => lost(err.message));
+  client.on('reconnecting', () => lost('connection closed'));
   client.on('ready', () => {
     if (!down) return;
     down = false;

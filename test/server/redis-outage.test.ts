@@ -157,7 +157,11 @@ describe.runIf(hasRedisServer)(`Redis outage on ${testBackend}`, () => {
     // A write does more work (PGlite writes take ~1–2 s on the loaded test machine); it took ~7 s.
     expect(writeMs).toBeLessThan(2.5 * PROMPT_MS);
     // One line about the outage per Redis client, not one per request.
-    const outageLines = a.stdout().split('\n').filter((l) => /Redis (connection lost|unreachable)/.test(l));
+    // The line is written when the client notices (its socket closes); the process's stdout reaches
+    // this test through a pipe, so give it a moment rather than reading it at one instant.
+    const outageLinesOf = () => a.stdout().split('\n').filter((l) => /Redis (connection lost|unreachable)/.test(l));
+    for (const until = Date.now() + 10_000; outageLinesOf().length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    const outageLines = outageLinesOf();
     expect(outageLines.length).toBeGreaterThan(0);
     expect(outageLines.length).toBeLessThanOrEqual(4);
 
