@@ -99,18 +99,10 @@ export function createWpRestMiddleware(dispatch: WpDispatch): Middleware {
       if (name.toLowerCase() === 'vary') ctx.vary(value);
       else ctx.set(name, value);
     }
-    ctx.body = ctx.response.get('Content-Type') ? asBytes(answer.body) : answer.body;
+    // An ASCII body's bytes are its characters: copied once into the buffer that the ETag hashes and
+    // the socket sends, instead of a UTF-8 encoding pass for each (1.5 ms of 2 on a 290 KB page).
+    ctx.body = answer.ascii && answer.body !== '' ? Buffer.from(answer.body, 'latin1') : answer.body;
   };
-}
-
-/**
- * A body as the bytes Node would send, copied byte for byte when it is ASCII, as every JSON body
- * `encodeJson` writes is (a string's UTF-8 length equals its length only then): the ETag then hashes,
- * and the socket sends, one buffer instead of encoding the string to UTF-8 for each (on a 50-event
- * page, ~290 KB, 1.5 ms of a string's 2). Anything else stays a string.
- */
-function asBytes(body: string): string | Buffer {
-  return body !== '' && Buffer.byteLength(body) === body.length ? Buffer.from(body, 'latin1') : body;
 }
 
 /** The request a Koa context carries (its body stream included). */

@@ -11,6 +11,8 @@ import type { Caller, TFunction, WpHttpResponse, WpResponse, WpUrls } from './ty
 export class ResponseWriter {
   status = 200;
   body = '';
+  /** Set when the body is known to be ASCII (see WpHttpResponse.ascii). */
+  ascii = false;
   private readonly fields = new Map<string, [name: string, value: string]>();
 
   /** Names and values are checked as Node's response checks them: a bad one throws here, inside the 500 fallback. */
@@ -27,7 +29,7 @@ export class ResponseWriter {
   }
 
   result(): WpHttpResponse {
-    return { status: this.status, headers: Object.fromEntries(this.fields.values()), body: this.body };
+    return { status: this.status, headers: Object.fromEntries(this.fields.values()), body: this.body, ...(this.ascii && { ascii: true }) };
   }
 }
 
@@ -44,7 +46,7 @@ export function wpResponse(body: unknown, status = 200, headers?: Record<string,
 
 /**
  * WordPress `wp_json_encode()` look-alike: `/` escaped as `\/`, non-ASCII as `\uXXXX`
- * (both only ever occur inside strings). `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
+ * (both only ever occur inside strings), so the result is ASCII. `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
  */
 export function encodeJson(data: unknown, pretty = false): string {
   const value = data === undefined ? null : data;
@@ -251,6 +253,9 @@ export function sendWp(out: ResponseWriter, result: WpResponse | WpError, o: Sen
 function writeBody(out: ResponseWriter, status: number, json: string, jsonp: string | null): void {
   out.status = status;
   out.body = jsonp ? `/**/${jsonp}(${json})` : json;
+  // encodeJson escapes every character above U+007E (JSON.stringify those below U+0020), and a JSONP
+  // callback is `[\w.]+`.
+  out.ascii = true;
 }
 
 /** Error used for a body larger than the limit (not a WordPress code: WP leaves this to PHP/nginx). */

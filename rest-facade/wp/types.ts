@@ -212,4 +212,6 @@ export interface WpHttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body holds only ASCII characters (every JSON body `encodeJson` writes): its bytes are its characters. */
+  ascii?: boolean;
 }
