@@ -292,17 +292,37 @@ async function writeEvent(ctx: Context, address: PostAddress, input: EventInput)
   Object.assign(data, { modifiedUtc: now.utc, modifiedLocal: now.local });
   const status = (data.status ?? current.status) as Status;
   const wantsSlug = input.slug || (!current.slug && status !== 'draft' && status !== 'pending' ? input.title || current.title : null);
-  const write = (db: TransactionClient, slug?: string) =>
-    db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
+  const movesCounts = links.categories !== undefined || links.tags !== undefined || data.status !== undefined;
+  const write = async (db: TransactionClient, slug?: string) => {
+    if (movesCounts) await lockCountedRows(db, row.id, links);
+    return db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
+  };
   if (wantsSlug && slugify(wantsSlug) !== current.slug) {
     await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
   } else {
-    await retryOnWriteConflict(() => write(ctx.prisma));
+    await retryOnWriteConflict(() => (movesCounts ? inTransaction(ctx.prisma, (tx) => write(tx)) : write(ctx.prisma)));
   }
   // The terms after the write: those it set, the others as they were (no read back).
   const termsAfter = termChanges(links.categories ?? categoriesBefore.map((c) => c.categoryId), links.tags ?? tagsBefore.map((t) => t.tagId));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...termsAfter);
   return row.id;
+}
+
+/**
+ * Takes the row locks a write that moves term counts will need, in the order the count triggers
+ * take theirs (prisma/migrations/20261121170122_term_published_counts: the event row, then
+ * categories, then tags, each ascending): the terms the event links now and those it is about to
+ * link. A write replacing links deletes the old ones before inserting the new ones, so without this
+ * two writers swapping terms took the same rows in opposite orders; PostgreSQL aborted one of them
+ * (a deadlock, found only after `deadlock_timeout`), and eight concurrent swaps could use up the
+ * retries and answer 500.
+ */
+async function lockCountedRows(tx: TransactionClient, eventId: number, links: Links): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM "Event" WHERE "id" = ${eventId} FOR UPDATE`;
+  await tx.$executeRaw`SELECT 1 FROM "Category" WHERE "id" = ANY(${links.categories ?? []}::int[])
+    OR "id" IN (SELECT "categoryId" FROM "EventCategory" WHERE "eventId" = ${eventId}) ORDER BY "id" FOR UPDATE`;
+  await tx.$executeRaw`SELECT 1 FROM "Tag" WHERE "id" = ANY(${links.tags ?? []}::int[])
+    OR "id" IN (SELECT "tagId" FROM "EventTag" WHERE "eventId" = ${eventId}) ORDER BY "id" FOR UPDATE`;
 }
 
 /** Moves an event to the trash (contract §7.9); a trashed event answers Gone. */
