@@ -42,6 +42,17 @@ async function freeSlug(tx: TransactionClient, kind: SlugKind, base: string, exc
   return nextSlugCandidate(base, rows.map((r) => r.slug));
 }
 
+/**
+ * The slug a record gets from `base` (taken as it is) inside the caller's own transaction: takes the
+ * base's slug lock, held until that transaction ends, and finds the first free variant. For writers
+ * already in a transaction that must hold the write too (the import writes each record in one);
+ * the others use `writeWithUniqueSlug`.
+ */
+export async function claimSlug(tx: TransactionClient, kind: SlugKind, base: string, exceptId: number | null): Promise<string> {
+  await lockSlugBases(tx, kind, [base]);
+  return freeSlug(tx, kind, base, exceptId);
+}
+
 export interface UniqueSlugOptions {
   /** The record being written, when it exists: its own slug is free to it. */
   exceptId?: number | null;

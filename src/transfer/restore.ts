@@ -9,7 +9,7 @@ import { resolveTimezone } from '../domain/timezone.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { requireViewer } from '../services/authz.ts';
 import { importImageFromUrl } from '../services/image-import.ts';
-import { writeWithUniqueSlug } from '../services/slugs.ts';
+import { claimSlug } from '../services/slugs.ts';
 
 /**
  * Writing records as they are elsewhere (an import from another calendar, a restore from an
@@ -315,8 +315,10 @@ async function freePostId(ctx: Context, wanted: number | null): Promise<number |
 }
 
 /**
- * The slug as given when free for this record, else the next free variant (`-2`, …) under the
- * base's slug lock (src/services/slugs.ts). `write` gets the client of the transaction it runs in.
+ * The slug as given when free for this record, else the next free variant (`-2`, …; a trashed
+ * record's `x__trashed` becomes `x__trashed-2`, as WordPress names it), found under the slug's lock
+ * in the transaction the importer writes the record in (src/transfer/import.ts `apply`), like every
+ * other slug write: a running server cannot take the slug between the check and the write.
  */
 async function writeSlug<T>(
   ctx: Context,
@@ -325,11 +327,7 @@ async function writeSlug<T>(
   slug: string | null,
   write: (db: TransactionClient, slug: string | null) => Promise<T>,
 ) {
-  if (!slug) return write(ctx.prisma, null);
-  const holder = await postTable(ctx.prisma, kind).findFirst({ where: { slug }, select: { id: true } });
-  if (!holder || holder.id === selfId) return write(ctx.prisma, slug);
-  const trashed = slug.endsWith('__trashed');
-  return writeWithUniqueSlug(ctx.prisma, kind, slug.replace(/__trashed$/, ''), (tx, s) => write(tx, trashed ? `${s}__trashed` : s), { exceptId: selfId });
+  return write(ctx.prisma, slug ? await claimSlug(ctx.prisma, kind, slug, selfId) : null);
 }
 
 /**
@@ -453,10 +451,8 @@ export async function restoreTerm(
       ? ctx.prisma.term.create({ data: { ...id, taxonomy, category: { create: { ...data, parentId, slug } } }, select: { id: true } })
       : ctx.prisma.term.create({ data: { ...id, taxonomy, tag: { create: { ...data, slug } } }, select: { id: true } });
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
-  const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => {
-    const holder = await model.findFirst({ where: { slug: record.slug }, select: { id: true } });
-    return !holder || holder.id === selfId ? write(record.slug) : writeWithUniqueSlug(ctx.prisma, taxonomy, record.slug, (_tx, slug) => write(slug), { exceptId: selfId });
-  };
+  // Under the slug's lock, in the importer's transaction of this record (as writeSlug above).
+  const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => write(await claimSlug(ctx.prisma, taxonomy, record.slug, selfId));
   if (existing) {
     await slugFor(existing.id, (slug) => update(existing.id, slug));
     return { id: existing.id, action: 'updated' };

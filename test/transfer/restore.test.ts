@@ -193,6 +193,29 @@ describe('export → restore into a fresh database → export', { timeout: 300_0
     }
   });
 
+  it('restores beside records that hold its slugs: the next free one, a trashed record as `…__trashed-2`', async () => {
+    const lines = (await readFile(path.join(dir, 'a.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    const target = await createTestDatabase();
+    try {
+      expect((await importFromFile(cliCtx(target), { file: path.join(dir, 'a.jsonl') }, quiet)).failures).toEqual([]);
+      // Two of its events again under other IDs, as another export naming the same things would
+      // bring them: both slugs are taken here by then (one of them a trashed record's).
+      const again = lines.flatMap((line) => {
+        const row = JSON.parse(line) as { kind: string; id?: number };
+        if (row.kind === 'meta' || row.kind === 'user') return [line];
+        if (row.kind === 'event' && (row.id === ids.trashed || row.id === ids.plain)) return [JSON.stringify({ ...row, id: row.id + 100_000 })];
+        return [];
+      });
+      expect(again.filter((l) => l.includes('"kind":"event"'))).toHaveLength(2);
+      await writeFile(path.join(dir, 'again.jsonl'), again.join('\n') + '\n');
+      expect((await importFromFile(cliCtx(target), { file: path.join(dir, 'again.jsonl') }, quiet)).failures).toEqual([]);
+      const rows = await target.prisma.event.findMany({ where: { title: { in: ['Trashed', 'Plain night'] } }, select: { slug: true } });
+      expect(rows.map((r) => r.slug).sort()).toEqual(['plain-night', 'plain-night-2', 'trashed__trashed', 'trashed__trashed-2']);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('restores a fresh data directory with one command; --owner must name an account here or in the file', async () => {
     const file = path.join(dir, 'a.jsonl');
     const target = testBackend === 'postgres' ? await createPostgresDatabase() : null;
