@@ -26,7 +26,7 @@ import {
   updateSeries,
   type RecurrenceScope,
 } from './recurrence.ts';
-import { retryOnWriteConflict } from './retry.ts';
+import { retryOnVanishedLink, retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
 
@@ -182,7 +182,18 @@ function eventDates(ctx: Context, start: string, end: string, allDay: boolean, t
   };
 }
 
-export async function createEvent(ctx: Context, input: EventInput): Promise<number> {
+/** The foreign keys of an event's links and author: refused when the record went away meanwhile. */
+const EVENT_LINKS = /`(?:EventCategory|EventTag|EventVenue|EventOrganizer)_\w+_fkey`|`Event_(?:authorId|imageId)_fkey`/;
+
+/**
+ * Creates an event (and its series); run again when a record it links vanished meanwhile (retry.ts).
+ * Only the event's own insert can be refused that way, before anything else is written.
+ */
+export function createEvent(ctx: Context, input: EventInput): Promise<number> {
+  return retryOnVanishedLink(() => insertEvent(ctx, input), EVENT_LINKS);
+}
+
+async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
   input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   // Parameters are validated before permissions, as WordPress does (contract §1.3).
   validateInput(input, true);
@@ -247,7 +258,12 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   return id;
 }
 
-async function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+/** `updateEvent`'s write of one event row, run again when a record it links vanished meanwhile (retry.ts). */
+function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+  return retryOnVanishedLink(() => writeEventRow(ctx, address, input), EVENT_LINKS);
+}
+
+async function writeEventRow(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);

@@ -1,19 +1,49 @@
 /**
+ * Prisma's P2034, or a raw statement (P2010) that PostgreSQL aborted as a deadlock (SQLSTATE 40P01)
+ * or a serialization failure (40001): the row locks taken by `$executeRaw` report that way.
+ */
+function isWriteConflict(error: unknown): boolean {
+  const e = error as { code?: string; message?: unknown };
+  return e.code === 'P2034' || (e.code === 'P2010' && /Code: `40(?:P01|001)`/.test(String(e.message)));
+}
+
+/**
  * Runs a write again when PostgreSQL aborted it for a deadlock or a serialization failure (Prisma
- * P2034). Writes that move term counts lock several shared term rows (see the term-count
- * migration); two writers swapping terms can still cross, and PostgreSQL then aborts one of them.
- * The write is one statement with its nested writes, or one transaction, so running it again is
- * safe. Event writes take the term rows in the triggers' order first (src/services/events.ts), so
- * what is left to retry is rare: a term deleted while an event linking it is written, and the like.
+ * P2034, or SQLSTATE 40P01/40001 from a raw statement). Writes that move term counts lock several
+ * shared term rows (see the term-count migration), and PostgreSQL aborts one of two writers that
+ * cross. The write is one statement with its nested writes, or one transaction, so running it again
+ * is safe. Event writes and term deletions take their rows in one order first (src/services/events.ts,
+ * terms.ts), so what is left to retry is rare.
  */
 export async function retryOnWriteConflict<T>(write: () => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
-      if ((error as { code?: string }).code !== 'P2034' || attempt >= attempts) throw error;
+      if (!isWriteConflict(error) || attempt >= attempts) throw error;
       // Full jitter, doubling up to 640 ms: writers that crossed once do not meet again at once.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
+    }
+  }
+}
+
+/**
+ * Runs a write again from the start when a record it links was deleted by another writer between
+ * the moment the write found it and the moment it inserted the link (Prisma P2003: a foreign key
+ * refused): a term, venue or organizer named or created just before, or the author. The next run
+ * resolves names and IDs afresh, so a name creates its term (or venue, organizer) again, as a write
+ * arriving after the deletion would have, and an ID answers "not found" in the API's error shape,
+ * not 500. For writes whose record and links go in one transaction: the refused one left nothing.
+ * `links` matches the foreign keys (constraint names, as Prisma's message gives them) whose refusal
+ * means that; any other error, and a refusal after the transaction (a later step), is thrown.
+ */
+export async function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const e = error as { code?: string; message?: unknown };
+      if (e.code !== 'P2003' || !links.test(String(e.message)) || attempt >= attempts) throw error;
     }
   }
 }

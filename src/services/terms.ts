@@ -332,6 +332,20 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   return id;
 }
 
+/**
+ * Locks the events that link a term, ascending, before the term is deleted. An event write locks
+ * its event row before its terms (`lockCountedRows`, src/services/events.ts); the deletion's
+ * cascade would take the term first and then, through the count triggers, those events, and so
+ * cross such a write (a deadlock).
+ */
+async function lockLinkingEvents(tx: TransactionClient, taxonomy: Taxonomy, id: number): Promise<void> {
+  if (taxonomy === 'CATEGORY') {
+    await tx.$executeRaw`SELECT 1 FROM "Event" WHERE "id" IN (SELECT "eventId" FROM "EventCategory" WHERE "categoryId" = ${id}) ORDER BY "id" FOR UPDATE`;
+  } else {
+    await tx.$executeRaw`SELECT 1 FROM "Event" WHERE "id" IN (SELECT "eventId" FROM "EventTag" WHERE "tagId" = ${id}) ORDER BY "id" FOR UPDATE`;
+  }
+}
+
 /** Permanent delete (terms have no trash). Children move up to the deleted term's parent. */
 export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   const term = await getTermOrThrow(ctx, taxonomy, id);
@@ -340,14 +354,17 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   const path = taxonomy === 'CATEGORY' ? await categoryPath(ctx, id) : [term.slug];
   const events = await linkedEventChanges(ctx, changeKind(taxonomy), id);
   const children = taxonomy === 'CATEGORY' ? await ctx.prisma.category.findMany({ where: { parentId: id }, select: { id: true } }) : [];
-  if (taxonomy === 'CATEGORY') {
-    await ctx.prisma.$transaction([
-      ctx.prisma.category.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } }),
-      ctx.prisma.term.delete({ where: { id } }),
-    ]);
-  } else {
-    await ctx.prisma.term.delete({ where: { id } });
-  }
+  await retryOnWriteConflict(() =>
+    inTransaction(ctx.prisma, async (tx) => {
+      await lockLinkingEvents(tx, taxonomy, id);
+      if (taxonomy === 'CATEGORY') await tx.category.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } });
+      await tx.term.delete({ where: { id } });
+    }),
+  ).catch(async (error: unknown) => {
+    // Deleted meanwhile by another request: answered as the deletion of a missing term is.
+    if ((error as { code?: string }).code === 'P2025') await getTermOrThrow(ctx, taxonomy, id);
+    throw error;
+  });
   invalidateTree(ctx);
   publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'DELETED' }, ...children.map((c) => ({ kind: 'EVENT_CATEGORY' as const, id: c.id, action: 'UPDATED' as const })), ...events);
   return { ...term, parentId: term.parentId ?? 0, count, taxonomy, path };

@@ -156,6 +156,26 @@ function uniquenessChecks(target: () => { bases: string[]; auth: string }) {
 
   // Trashing suffixes the slug `__trashed` (wp_add_trashed_suffix_to_post_name_for_post); when a
   // record trashed earlier holds that slug, wp_unique_post_slug makes it `__trashed-2`, and so on.
+  it('a category deleted (twice at once) while events naming it are written: one 200 and a 400 for the deletions, every write 200, never a 500', async () => {
+    for (let round = 0; round < 3; round++) {
+      const doomed = await send()('/categories', { name: `Doomed ${round}` });
+      expect(doomed.status, JSON.stringify(doomed.body)).toBe(201);
+      const events = await burst(4, (i) => send()('/events', eventBody(`Doomed ${round} ${i}`, { categories: [`Doomed ${round}`, 'Kept'], tags: ['kept'] })));
+      expect(statuses(events)).toEqual(Array(4).fill(201));
+      const [first, second, ...writes] = await Promise.all([
+        send()(`/categories/${doomed.body.id}?force=true`, undefined, 'DELETE'),
+        send()(`/categories/${doomed.body.id}?force=true`, undefined, 'DELETE'),
+        // Named again, with a term swap and a status change: the write links the category or, when
+        // it went meanwhile, creates it anew.
+        ...events.map((e, i) =>
+          send()(`/events/${e.body.id}`, { categories: [`Doomed ${round}`, `Fresh ${round} ${i}`], tags: [`swap ${i % 2}`], status: i % 2 ? 'draft' : 'publish' }),
+        ),
+      ]);
+      expect(statuses([first!, second!]), JSON.stringify([first, second])).toEqual([200, 400]);
+      expect(writes.map((w) => w.status), JSON.stringify(writes.filter((w) => w.status !== 200))).toEqual(Array(4).fill(200));
+    }
+  });
+
   it('trashing records of one slug one after another: `__trashed`, `__trashed-2`, `__trashed-3`, never a 500', async () => {
     for (const [path, body, base] of [
       ['/events', (n: number) => eventBody('Trash Twice', { description: `Copy ${n}` }), 'trash-twice'],
