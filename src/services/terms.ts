@@ -6,7 +6,7 @@ import { isRecordId } from '../domain/ids.ts';
 import { filterHtmlFields } from '../domain/kses.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
-import { inTransaction, type TransactionClient } from '../db/transactions.ts';
+import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { isSlugConflict, lockSlugBases, writeWithUniqueSlug } from './slugs.ts';
 
@@ -206,6 +206,29 @@ async function checkParent(ctx: Context, taxonomy: Taxonomy, parentId: number | 
   }
 }
 
+/**
+ * The category tree's lock (one advisory lock per database: writes that set a parent or remove a
+ * category are rare), taken inside such a write's transaction before it reads the tree.
+ */
+const lockCategoryTree = (tx: TransactionClient) => lockKeys(tx, [['tree', 'CATEGORY']]);
+
+/**
+ * Under the category tree's lock, the parent as committed now: it exists and, for an update, is
+ * neither the category itself nor one of its descendants. `checkParent` reads the cached tree, which
+ * may be a moment old: two concurrent reparentings (A under B, B under A) each passed it and closed
+ * a cycle, and a parent deleted meanwhile failed on the foreign key.
+ */
+async function lockTreeAndCheckParent(tx: TransactionClient, parentId: number, selfId?: number): Promise<void> {
+  await lockCategoryTree(tx);
+  const ancestors = await tx.$queryRaw<{ id: number }[]>`
+    WITH RECURSIVE up(id, "parentId") AS (
+      SELECT id, "parentId" FROM "Category" WHERE id = ${parentId}
+      UNION SELECT c.id, c."parentId" FROM "Category" c JOIN up ON c.id = up."parentId")
+    SELECT id FROM up`;
+  if (!ancestors.length) throw new ValidationError('Parent term does not exist.', 'parent', 'UNKNOWN_PARENT');
+  if (ancestors.some((a) => a.id === selfId)) throw new ValidationError('A category cannot be its own ancestor.', 'parent', 'PARENT_CYCLE');
+}
+
 /** The name rule (contract §7.8): unique ignoring case per taxonomy, and per parent for categories. */
 async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: string, parentId: number | null, exceptId?: number) {
   const [clash] = await termIdsNamed(db, taxonomy, name, taxonomy === 'CATEGORY' ? parentId : undefined, exceptId);
@@ -262,6 +285,7 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
     taxonomy,
     input.slug || name,
     async (tx, slug) => {
+      if (taxonomy === 'CATEGORY' && input.parentId) await lockTreeAndCheckParent(tx, input.parentId);
       await assertNameFree(tx, taxonomy, name, input.parentId || null);
       return insertTermRow(tx, taxonomy, input, slug);
     },
@@ -308,6 +332,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   await retryOnWriteConflict(() =>
     inTransaction(ctx.prisma, async (tx) => {
       await lockSlugBases(tx, taxonomy, [...(checksName ? [nameLock(name)] : []), ...(slug ? [slug] : [])]);
+      if (taxonomy === 'CATEGORY' && input.parentId) await lockTreeAndCheckParent(tx, input.parentId, id);
       if (checksName) await assertNameFree(tx, taxonomy, name, parentId, id);
       if (slug) {
         const holder = await findTerm(tx, taxonomy, { slug });
@@ -356,8 +381,13 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   const children = taxonomy === 'CATEGORY' ? await ctx.prisma.category.findMany({ where: { parentId: id }, select: { id: true } }) : [];
   await retryOnWriteConflict(() =>
     inTransaction(ctx.prisma, async (tx) => {
+      // Its children move up to its parent: under the tree's lock, reading the parent as it is now.
+      if (taxonomy === 'CATEGORY') await lockCategoryTree(tx);
       await lockLinkingEvents(tx, taxonomy, id);
-      if (taxonomy === 'CATEGORY') await tx.category.updateMany({ where: { parentId: id }, data: { parentId: term.parentId } });
+      if (taxonomy === 'CATEGORY') {
+        const now = await tx.category.findUnique({ where: { id }, select: { parentId: true } });
+        await tx.category.updateMany({ where: { parentId: id }, data: { parentId: now?.parentId ?? null } });
+      }
       await tx.term.delete({ where: { id } });
     }),
   ).catch(async (error: unknown) => {

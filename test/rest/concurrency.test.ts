@@ -176,6 +176,36 @@ function uniquenessChecks(target: () => { bases: string[]; auth: string }) {
     }
   });
 
+  it('categories reparented at once into a ring (A under B, B under C, C under A): one refused, no cycle; a parent deleted under a new child: 201 or 400, never a 500', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [a, b, c] = (await burst(3, (i) => send()('/categories', { name: `Ring ${round} ${i}` }))).map((r) => r.body.id as number);
+      const replies = await Promise.all([
+        send()(`/categories/${a}`, { parent: b }),
+        send()(`/categories/${b}`, { parent: c }),
+        send()(`/categories/${c}`, { parent: a }),
+      ]);
+      expect(statuses(replies), JSON.stringify(replies.map((r) => r.body))).toEqual([200, 200, 400]);
+      expect(replies.find((r) => r.status === 400)!.body.code).toBe('rest_invalid_param');
+      const parents = new Map<number, number>(
+        (await send()('/categories?per_page=100&hide_empty=false')).body.categories.map((t: { id: number; parent: number }) => [t.id, t.parent]),
+      );
+      for (const id of [a, b, c]) {
+        const seen = new Set<number>();
+        for (let node: number | undefined = id; node; node = parents.get(node)) {
+          expect(seen.has(node), `category ${id} reaches itself`).toBe(false);
+          seen.add(node);
+        }
+      }
+      const parent = (await send()('/categories', { name: `Doomed parent ${round}` })).body.id as number;
+      const [removed, child] = await Promise.all([
+        send()(`/categories/${parent}?force=true`, undefined, 'DELETE'),
+        send()('/categories', { name: `Orphan ${round}`, parent }),
+      ]);
+      expect(removed.status).toBe(200);
+      expect([201, 400], JSON.stringify(child.body)).toContain(child.status);
+    }
+  });
+
   it('trashing records of one slug one after another: `__trashed`, `__trashed-2`, `__trashed-3`, never a 500', async () => {
     for (const [path, body, base] of [
       ['/events', (n: number) => eventBody('Trash Twice', { description: `Copy ${n}` }), 'trash-twice'],
