@@ -6,6 +6,7 @@ import type { DatabaseClient } from '../db/input-guard.ts';
 import type { Context, Viewer } from './context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { requireViewer } from './authz.ts';
 import { publishChange, type ChangeAction } from './changes.ts';
 
@@ -183,19 +184,30 @@ function validateUser(input: UserInput, creating: boolean) {
   }
 }
 
-async function assertEmailFree(ctx: Context, email: string | null | undefined, exceptId?: number) {
+/**
+ * The email rule (unique among users, ignoring case), checked under the address's lock in the
+ * transaction that writes it: two concurrent writes of one address each passed a check made
+ * outside it (17 of 18 parallel creates kept one address).
+ */
+async function assertEmailFree(tx: TransactionClient, email: string | null | undefined, exceptId?: number) {
   if (!email) return;
-  const clash = await ctx.prisma.user.findFirst({
+  await lockKeys(tx, [['user-email', email.toLowerCase()]]);
+  const clash = await tx.user.findFirst({
     where: { email: { equals: email, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
     select: { id: true },
   });
   if (clash) throw new ConflictError('Another user has that email address.', 'EMAIL_EXISTS', 'email', clash.id);
 }
 
-/** Refuses to leave the site without an administrator (delete or demotion of the last one). */
-async function assertNotLastAdmin(ctx: Context, user: { id: number; role: UserRole }) {
+/**
+ * Refuses to leave the site without an administrator (delete or demotion of the last one), counted
+ * under one lock in the transaction that writes: two concurrent demotions of the last two
+ * administrators would each see the other one.
+ */
+async function assertNotLastAdmin(tx: TransactionClient, user: { id: number; role: UserRole }) {
   if (user.role !== 'ADMINISTRATOR') return;
-  const others = await ctx.prisma.user.count({ where: { role: 'ADMINISTRATOR', id: { not: user.id } } });
+  await lockKeys(tx, [['users', 'administrators']]);
+  const others = await tx.user.count({ where: { role: 'ADMINISTRATOR', id: { not: user.id } } });
   if (others === 0) throw new ForbiddenError('The site needs at least one administrator.', 'LAST_ADMINISTRATOR');
 }
 
@@ -206,17 +218,20 @@ export async function createUser(ctx: Context, input: UserInput): Promise<number
   validateUser(input, true);
   const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
   if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
-  await assertEmailFree(ctx, input.email);
+  const passwordHash = await hashPassword(input.password!);
   try {
-    const user = await ctx.prisma.user.create({
-      data: {
-        login: input.login!,
-        role: input.role ?? 'SUBSCRIBER',
-        email: input.email ?? '',
-        displayName: input.displayName?.trim() || input.login!,
-        passwordHash: await hashPassword(input.password!),
-      },
-      select: { id: true },
+    const user = await inTransaction(ctx.prisma, async (tx) => {
+      await assertEmailFree(tx, input.email);
+      return tx.user.create({
+        data: {
+          login: input.login!,
+          role: input.role ?? 'SUBSCRIBER',
+          email: input.email ?? '',
+          displayName: input.displayName?.trim() || input.login!,
+          passwordHash,
+        },
+        select: { id: true },
+      });
     });
     userChanged(ctx, user.id, 'CREATED');
     return user.id;
@@ -238,22 +253,25 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   if (viewer.id !== id || input.role != null || loginChange) requireAdmin(ctx);
   validateUser(input, false);
   if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
-  if (roleChange) await assertNotLastAdmin(ctx, user);
   if (loginChange) {
     const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
     if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
   }
-  await assertEmailFree(ctx, input.email, id);
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
-    await ctx.prisma.user.update({
-      where: { id },
-      data: {
-        login: loginChange ? input.login! : undefined,
-        role: input.role ?? undefined,
-        email: input.email ?? undefined,
-        displayName: input.displayName ?? undefined,
-        passwordHash: input.password ? await hashPassword(input.password) : undefined,
-      },
+    await inTransaction(ctx.prisma, async (tx) => {
+      if (roleChange) await assertNotLastAdmin(tx, user);
+      await assertEmailFree(tx, input.email, id);
+      await tx.user.update({
+        where: { id },
+        data: {
+          login: loginChange ? input.login! : undefined,
+          role: input.role ?? undefined,
+          email: input.email ?? undefined,
+          displayName: input.displayName ?? undefined,
+          passwordHash,
+        },
+      });
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
@@ -269,8 +287,14 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ id: number
   if (viewer.id === id) throw new ForbiddenError('You cannot delete your own account.', 'SELF_DELETE');
   const user = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, login: true, role: true } });
   if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
-  await assertNotLastAdmin(ctx, user);
-  await ctx.prisma.user.delete({ where: { id } });
+  await inTransaction(ctx.prisma, async (tx) => {
+    await assertNotLastAdmin(tx, user);
+    await tx.user.delete({ where: { id } });
+  }).catch((e: unknown) => {
+    // Deleted meanwhile by another request: answered as a missing user is.
+    if ((e as { code?: string }).code === 'P2025') throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
+    throw e;
+  });
   userChanged(ctx, id, 'DELETED');
   return { id: user.id, login: user.login };
 }
