@@ -9,7 +9,7 @@ import { resolveTimezone } from '../domain/timezone.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { requireViewer } from '../services/authz.ts';
 import { importImageFromUrl } from '../services/image-import.ts';
-import { claimSlug } from '../services/slugs.ts';
+import { claimSlug, type SlugKind } from '../services/slugs.ts';
 
 /**
  * Writing records as they are elsewhere (an import from another calendar, a restore from an
@@ -318,17 +318,11 @@ async function freePostId(ctx: Context, wanted: number | null): Promise<number |
  * The slug as given when free for this record, else the next free variant (`-2`, …; a trashed
  * record's `x__trashed` becomes `x__trashed-2`, as WordPress names it), found under the slug's lock
  * in the transaction the importer writes the record in (src/transfer/import.ts `apply`), like every
- * other slug write: a running server cannot take the slug between the check and the write.
+ * other slug write: the lock is held until that transaction commits the record, so a running server
+ * cannot take the slug between the check and the write.
  */
-async function writeSlug<T>(
-  ctx: Context,
-  kind: TransferKind,
-  selfId: number | null,
-  slug: string | null,
-  write: (db: TransactionClient, slug: string | null) => Promise<T>,
-) {
-  return write(ctx.prisma, slug ? await claimSlug(ctx.prisma, kind, slug, selfId) : null);
-}
+const importedSlug = (ctx: Context, kind: SlugKind, slug: string | null, selfId: number | null) =>
+  slug ? claimSlug(ctx.prisma, kind, slug, selfId) : Promise.resolve(null);
 
 /**
  * Creates or updates one event, venue or organizer as given. `localId`: the record this one
@@ -346,14 +340,11 @@ export async function restorePost(
   const model = postTable(ctx.prisma, kind);
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
   if (existing) {
-    await writeSlug(ctx, kind, existing.id, record.slug, (db, slug) => updatePost(db, existing.id, columns, slug));
+    await updatePost(ctx.prisma, existing.id, columns, await importedSlug(ctx, kind, record.slug, existing.id));
     return { id: existing.id, action: 'updated' };
   }
   const explicit = await freePostId(ctx, preferredId);
-  const id = await writeSlug(ctx, kind, null, record.slug, async (db, slug) => {
-    const post = await createPost(db, explicit, columns, slug);
-    return post.id;
-  });
+  const { id } = await createPost(ctx.prisma, explicit, columns, await importedSlug(ctx, kind, record.slug, null));
   if (explicit) await syncSequence(ctx, 'Post');
   return { id, action: 'created' };
 }
@@ -451,21 +442,16 @@ export async function restoreTerm(
       ? ctx.prisma.term.create({ data: { ...id, taxonomy, category: { create: { ...data, parentId, slug } } }, select: { id: true } })
       : ctx.prisma.term.create({ data: { ...id, taxonomy, tag: { create: { ...data, slug } } }, select: { id: true } });
   const existing = localId ? await model.findUnique({ where: { id: localId }, select: { id: true } }) : null;
-  // Under the slug's lock, in the importer's transaction of this record (as writeSlug above).
-  const slugFor = async (selfId: number | null, write: (slug: string) => Promise<unknown>) => write(await claimSlug(ctx.prisma, taxonomy, record.slug, selfId));
+  // Under the slug's lock, in the importer's transaction of this record (as importedSlug above).
   if (existing) {
-    await slugFor(existing.id, (slug) => update(existing.id, slug));
+    await update(existing.id, await claimSlug(ctx.prisma, taxonomy, record.slug, existing.id));
     return { id: existing.id, action: 'updated' };
   }
   const explicit =
     preferredId && preferredId > 0 && preferredId <= 2_147_483_647 && !(await ctx.prisma.term.findUnique({ where: { id: preferredId }, select: { id: true } }))
       ? preferredId
       : null;
-  let id = 0;
-  await slugFor(null, async (slug) => {
-    const term = await create(explicit ? { id: explicit } : {}, slug);
-    id = term.id;
-  });
+  const { id } = await create(explicit ? { id: explicit } : {}, await claimSlug(ctx.prisma, taxonomy, record.slug, null));
   if (explicit) await syncSequence(ctx, 'Term');
   return { id, action: 'created' };
 }
