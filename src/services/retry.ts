@@ -15,16 +15,9 @@ function isWriteConflict(error: unknown): boolean {
  * is safe. Event writes and term deletions take their rows in one order first (src/services/events.ts,
  * terms.ts), so what is left to retry is rare.
  */
-export async function retryOnWriteConflict<T>(write: () => Promise<T>, attempts = 8): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isWriteConflict(error) || attempt >= attempts) throw error;
-      // Full jitter, doubling up to 640 ms: writers that crossed once do not meet again at once.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
-    }
-  }
+export function retryOnWriteConflict<T>(write: () => Promise<T>, attempts = 8): Promise<T> {
+  // Full jitter, doubling up to 640 ms: writers that crossed once do not meet again at once.
+  return retryWhile(write, isWriteConflict, attempts, (attempt) => Math.random() * 10 * 2 ** Math.min(attempt, 6));
 }
 
 /**
@@ -37,13 +30,23 @@ export async function retryOnWriteConflict<T>(write: () => Promise<T>, attempts 
  * `links` matches the foreign keys (constraint names, as Prisma's message gives them) whose refusal
  * means that; any other error, and a refusal after the transaction (a later step), is thrown.
  */
-export async function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, attempts = 3): Promise<T> {
+export function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, attempts = 3): Promise<T> {
+  const vanished = (error: unknown) => {
+    const e = error as { code?: string; message?: unknown };
+    return e.code === 'P2003' && links.test(String(e.message));
+  };
+  return retryWhile(write, vanished, attempts, () => 0);
+}
+
+/** Runs `write` up to `attempts` times while it fails with an error `retryable` accepts, pausing `pauseMs(attempt)` between runs. */
+async function retryWhile<T>(write: () => Promise<T>, retryable: (error: unknown) => boolean, attempts: number, pauseMs: (attempt: number) => number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
-      const e = error as { code?: string; message?: unknown };
-      if (e.code !== 'P2003' || !links.test(String(e.message)) || attempt >= attempts) throw error;
+      if (!retryable(error) || attempt >= attempts) throw error;
+      const ms = pauseMs(attempt);
+      if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
     }
   }
 }
