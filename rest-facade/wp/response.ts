@@ -3,6 +3,7 @@
  * (`_envelope`, `_jsonp`, `_fields`, `_pretty`) and WordPress-style JSON encoding, written to a
  * ResponseWriter (the answer `dispatch` returns).
  */
+import { randomUUID } from 'node:crypto';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { WpError, msg } from './errors.ts';
 import type { Caller, TFunction, WpHttpResponse, WpResponse, WpUrls } from './types.ts';
@@ -45,22 +46,59 @@ export function wpResponse(body: unknown, status = 200, headers?: Record<string,
 }
 
 /**
+ * JSON text `encodeJson` wrote before (a record kept by rest-facade/presenters/presented.ts), placed
+ * in a body as the value it encodes: `encodeJson` writes it as it is, without encoding it again.
+ * Anything else that serializes it (`JSON.stringify`, `_fields`, `_pretty`) sees the parsed value.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+
+  toJSON(): unknown {
+    if (!spliced) return JSON.parse(this.json);
+    spliced.push(this.json);
+    return `${RAW_MARK}${spliced.length - 1}`;
+  }
+}
+
+/** The texts of the RawJson values met by the `JSON.stringify` of `encodeJson` running now (it is synchronous). */
+let spliced: string[] | null = null;
+/** Stands for a RawJson in the skeleton `JSON.stringify` writes; the nonce, drawn at start, keeps any string of a body from posing as one. */
+const RAW_NONCE = randomUUID();
+const RAW_MARK = `\u0001raw-${RAW_NONCE}:`;
+const RAW_SLOT = new RegExp(`"\\\\u0001raw-${RAW_NONCE}:(\\d+)"`, 'g');
+
+/** The value with every RawJson parsed (for `_fields`, which masks plain objects). */
+function materialize(value: unknown): unknown {
+  if (value instanceof RawJson) return JSON.parse(value.json);
+  if (Array.isArray(value)) return value.map(materialize);
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, materialize(v)]));
+  return value;
+}
+
+/**
  * WordPress `wp_json_encode()` look-alike: `/` escaped as `\/`, non-ASCII as `\uXXXX`
  * (both only ever occur inside strings), so the result is ASCII. `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
+ * RawJson values are written as they are (pretty printing parses them, to indent them).
  */
 export function encodeJson(data: unknown, pretty = false): string {
   const value = data === undefined ? null : data;
   const indent = pretty ? 4 : undefined;
   let s: string;
+  const raws: string[] = [];
+  if (!pretty) spliced = raws;
   try {
     // No replacer on the common path: a replacer function takes JSON.stringify off its fast path.
     s = JSON.stringify(value, null, indent) ?? 'null';
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
+    raws.length = 0;
     s = JSON.stringify(value, bigintReplacer, indent) ?? 'null'; // BigInt values
+  } finally {
+    spliced = null;
   }
   // Non-ASCII first, then `/`: the second pass then runs over one flat string (2 ms → 1 ms on a 50-event page).
-  return escapeNonAscii(s).replaceAll('/', '\\/');
+  s = escapeNonAscii(s).replaceAll('/', '\\/');
+  return raws.length ? s.replace(RAW_SLOT, (_, i: string) => raws[Number(i)]!) : s;
 }
 
 /**
@@ -230,7 +268,7 @@ export function sendWp(out: ResponseWriter, result: WpResponse | WpError, o: Sen
     status = result.status ?? 200;
     data = result.body;
     for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-    if (status < 400 && o.fields !== undefined) data = filterFields(data, o.fields);
+    if (status < 400 && o.fields !== undefined) data = filterFields(materialize(data), o.fields);
   }
   if (o.allow) headers.Allow = o.allow.join(', ');
   const callback = jsonp ? (q._jsonp as string) : null;
