@@ -13,6 +13,7 @@ import * as generated from './generated/operations.ts';
 import { createWpRestDispatch, createWpRestMiddleware, type WpDispatch } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
 import type { Caller, RouteDef } from './wp/types.ts';
+import { PresentedRecords, type PresentedValidity } from './presenters/presented.ts';
 
 /** Every resource, in the order the namespace index lists its routes (the root and `/doc` come first, from wp/). */
 const RESOURCES: ReadonlyArray<{ routes: readonly RouteSkeleton[]; handlers: ResourceHandlers }> = [
@@ -62,6 +63,16 @@ interface RestOptions {
   config: RestConfig;
   logger: RouteDeps['logger'];
   now?: () => Date;
+  /** Presented records of anonymous list pages (rest-facade/presenters/presented.ts). */
+  presented?: PresentedRecords | null;
+}
+
+/**
+ * The presented records of anonymous list pages (rest-facade/presenters/presented.ts), valid as long
+ * as `validity` (the response cache) says; null when `ttlS` is 0. Handed to `createRestDispatch`.
+ */
+export function createPresentedRecords(opts: { ttlS: number; maxBytes: number; validity: PresentedValidity }): PresentedRecords | null {
+  return opts.ttlS > 0 ? new PresentedRecords(opts) : null;
 }
 
 /**
@@ -69,7 +80,7 @@ interface RestOptions {
  * operation run in-process, its result shaped by the presenters. No calendar logic lives here.
  * `dispatch` answers one request (the pages call it in-process); the middleware serves it over HTTP.
  */
-export function createRestDispatch({ executor, config, logger, now }: RestOptions): WpDispatch {
+export function createRestDispatch({ executor, config, logger, now, presented = null }: RestOptions): WpDispatch {
   const operations = loadOperations(executor);
   const deps: RouteDeps = {
     execute: executor.execute,
@@ -80,6 +91,7 @@ export function createRestDispatch({ executor, config, logger, now }: RestOption
     },
     logger,
     currencyCode: config.site.currencyCode,
+    presented,
   };
   return createWpRestDispatch({
     routes: bindResourceRoutes(deps),

@@ -9,6 +9,7 @@ import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import { invalidParamsError, internalError, msg, tableError, wpError, WpError } from '../wp/errors.ts';
 import type { WpRequest } from '../wp/types.ts';
 import { wireName } from './params.ts';
+import type { PresentedPage, PresentedRecords } from '../presenters/presented.ts';
 
 export type Resource = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -18,6 +19,8 @@ export interface RouteDeps {
   operation(document: TypedDocumentNode<unknown, never>): PreparedOperation;
   logger: { error(obj: unknown, msg?: string): void };
   currencyCode: string;
+  /** Presented records of anonymous list pages (rest-facade/presenters/presented.ts); null: off. */
+  presented: PresentedRecords | null;
 }
 
 /** A typed error a GraphQL field returned (fragment RestError). */
@@ -75,9 +78,15 @@ type VariablesFor<D extends OperationDocument> = D extends TypedDocumentNode<unk
  * (reads). Other GraphQL errors are not the client's fault here (the facade built the variables):
  * they are logged and answered 500 in the WordPress shape, never leaked.
  */
-export async function run<D extends OperationDocument>(deps: RouteDeps, req: WpRequest, document: D, variables: VariablesFor<D>): Promise<RunResult<D>> {
+export async function run<D extends OperationDocument>(
+  deps: RouteDeps,
+  req: WpRequest,
+  document: D,
+  variables: VariablesFor<D>,
+  context: Context = calContext(req),
+): Promise<RunResult<D>> {
   const operation = deps.operation(document);
-  const result = await deps.execute(operation, variables as Record<string, unknown>, calContext(req));
+  const result = await deps.execute(operation, variables as Record<string, unknown>, context);
   const raised = result.errors?.length === 1 ? raisedError(result.errors[0]!) : null;
   if (raised) return raised;
   if (result.errors?.length || !result.data) {
@@ -86,6 +95,16 @@ export async function run<D extends OperationDocument>(deps: RouteDeps, req: WpR
   }
   // The data has the shape the document's generated type describes (GraphQL execution guarantees it).
   return Object.values(result.data)[0] as RunResult<D>;
+}
+
+/**
+ * The presented records a list page of `kind` may take and keep: anonymous reads only (no read
+ * password, no edit context), scoped by the URLs the records' links are written with. Null otherwise.
+ */
+export async function presentedPage(deps: RouteDeps, req: WpRequest, kind: string): Promise<PresentedPage | null> {
+  const ctx = calContext(req);
+  if (!deps.presented || ctx.viewer || ctx.password !== undefined || ctx.editContext) return null;
+  return deps.presented.open(kind, `${req.urls.site} ${req.urls.home} ${req.urls.restRoot}`);
 }
 
 /** The caller as the core's role rules see it. */

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { schema } from '../../schema/index.ts';
-import { createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
+import { createPresentedRecords, createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
 import type { Config } from './config.ts';
 import type { AppState } from '../services/context.ts';
 import type { Database } from '../db/database.ts';
@@ -59,6 +59,8 @@ export function buildApp({
   // Read results cached in the execution chain both APIs share, emptied by every change on the bus.
   const cache = new ResponseCache({
     ...config.cache,
+    // The presented records are validated by its generation too, with or without its own entries.
+    layered: config.presented.ttlS > 0,
     shared: generation,
     onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
   });
@@ -99,10 +101,12 @@ export function buildApp({
   app.use(useGraphQL('/graphql', yoga));
 
   // One REST facade: served over HTTP below, and called in-process by the pages and feeds.
-  const rest = createRestDispatch({ executor, config, logger, now });
+  // The REST form of records anonymous list pages showed, as exact as the response cache.
+  const presented = createPresentedRecords({ ...config.presented, validity: cache });
+  const rest = createRestDispatch({ executor, config, logger, now, presented });
   app.use(createWebRouter({ rest, executor, config, now }));
   app.use(createRestMiddleware(rest));
   // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
-  return { app, yoga, executor, cache, bytes, changes: bus, websockets, purger };
+  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, purger };
 }

@@ -58,7 +58,8 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 );
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
-const generation = config.cache.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
+// Needed by any cache that keeps read results: the response cache, or the presented records alone.
+const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
 const { app, cache, changes: bus, websockets, purger } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(

@@ -15,6 +15,11 @@ export interface ResponseCacheOptions {
   shared?: CacheGeneration | null;
   /** Where a failed bump of the shared generation is reported. */
   onError?: (err: unknown) => void;
+  /**
+   * Caches layered on this one use its validity even when it keeps no entries itself (ttlS 0): the
+   * generations are then followed all the same (the presented records, rest-facade/presenters/presented.ts).
+   */
+  layered?: boolean;
 }
 
 interface Entry {
@@ -45,6 +50,8 @@ interface Entry {
 export class ResponseCache {
   private readonly lru: LRUCache<string, Entry> | null;
   private readonly shared: CacheGeneration | null;
+  /** Whether generations are followed: with entries here, or caches layered on this one. */
+  private readonly tracked: boolean;
   private readonly onError: (err: unknown) => void;
   private generation = 0;
   private readonly documents = new WeakMap<DocumentNode, string>();
@@ -61,7 +68,8 @@ export class ResponseCache {
             sizeCalculation: (_value, key) => key.length + 1,
           })
         : null;
-    this.shared = this.lru ? (opts.shared ?? null) : null;
+    this.tracked = this.lru !== null || opts.layered === true;
+    this.shared = this.tracked ? (opts.shared ?? null) : null;
     this.onError = opts.onError ?? (() => {});
   }
 
@@ -121,7 +129,7 @@ export class ResponseCache {
    * it again.
    */
   follow(bus: ChangeBus): void {
-    if (!this.lru) return;
+    if (!this.tracked) return;
     bus.onPublish(() => void this.written());
     bus.onChange(() => this.clear());
   }
@@ -130,11 +138,12 @@ export class ResponseCache {
   plugin(): Plugin<Context> {
     return {
       onExecute: ({ args, setResultAndStopExecution, extendContext }) => {
-        if (!this.lru) return;
+        if (!this.tracked) return;
         const operation = operationOf(args.document, args.operationName);
         // A mutation is answered only once the cache is empty here and the shared generation has moved
         // on: then no process serves a result older than it. Also for mutations that publish no change.
         if (operation !== 'query') return operation === 'mutation' ? { onExecuteDone: () => this.written() } : undefined;
+        if (!this.lru) return;
         const ctx = args.contextValue as Partial<Context>;
         const key = this.keyOf(args.document, args.operationName, args.variableValues, ctx);
         if (key === null) return;

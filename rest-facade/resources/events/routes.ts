@@ -4,7 +4,7 @@
  */
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest, WpResponse } from '../../wp/types.ts';
-import { isRestError, listStatusParam, run, sentParams, toWpError, unwrap, type RestError, type RouteDeps } from '../common.ts';
+import { calContext, isRestError, listStatusParam, presentedPage, run, sentParams, toWpError, unwrap, type RestError, type RouteDeps } from '../common.ts';
 import { bodyParam, intList, optionalNumber, pathId, recordId, statusEnum, statusEnumList, stringList, wireName } from '../params.ts';
 import { linkedRefs } from '../linked-posts/input.ts';
 import { eventsListResponse, presentEvent } from './presenter.ts';
@@ -13,12 +13,16 @@ import {
   DeleteEventDocument,
   EventByIdDocument,
   EventsArchiveDocument,
+  EventsArchiveIdsDocument,
   UpdateEventDocument,
   type RestEventFragment,
 } from '../../generated/operations.ts';
 import { postRoutes, type ResourceHandlers } from '../route-shapes.ts';
 import { eventArgs } from './args.ts';
 import { DATE_BOUND_NAMES } from '../../../src/domain/date-window.ts';
+import { EdgeKeys } from '../../../src/domain/surrogate-keys.ts';
+import { encodeJson, type RawJson } from '../../wp/response.ts';
+import type { PresentedPage } from '../../presenters/presented.ts';
 
 const STRICT = ['1', 'true', 'on', 'yes'];
 
@@ -47,8 +51,10 @@ function eventFilter(req: WpRequest) {
 export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
   const page = Number(req.params.page);
   const perPage = Number(req.params.per_page);
-  const result = unwrap(await run(deps, req, EventsArchiveDocument, { filter: eventFilter(req), page, perPage }), 'event', req);
-  const items = result.edges.map((e) => presentEvent(e.node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
+  const filter = eventFilter(req);
+  const presented = await presentedPage(deps, req, 'event');
+  const listed = presented?.warm ? await listPresented(deps, req, presented, filter, page, perPage) : null;
+  const { result, items } = listed ?? (await listWhole(deps, req, presented, filter, page, perPage));
   if (page > 1 && items.length === 0) throw tableError('event-archive-page-not-found');
   return eventsListResponse({
     items,
@@ -61,6 +67,47 @@ export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<W
     urls: req.urls,
   });
 };
+
+type EventFilterVars = ReturnType<typeof eventFilter>;
+const listOptions = (deps: RouteDeps) => ({ jsonLd: false, currencyCode: deps.currencyCode });
+
+/** The page in one operation, its events presented; kept in `presented` when given. */
+async function listWhole(deps: RouteDeps, req: WpRequest, presented: PresentedPage | null, filter: EventFilterVars, page: number, perPage: number) {
+  const ctx = calContext(req);
+  const keys = presented && ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
+  const result = unwrap(await run(deps, req, EventsArchiveDocument, { filter, page, perPage }, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
+  const items = result.edges.map(({ node }, i) => {
+    const body = presentEvent(node, req.urls, listOptions(deps));
+    return presented ? presented.keep(node.databaseId, encodeJson(body), keys?.edge(i)) : body;
+  });
+  return { result, items };
+}
+
+/**
+ * The page as IDs, its events taken from `presented`; those it lacks fetched in one operation (the
+ * same filter, restricted to them) and kept. Null when one of them no longer matches by then (a
+ * write in between): the caller then lists the page whole.
+ */
+async function listPresented(deps: RouteDeps, req: WpRequest, presented: PresentedPage, filter: EventFilterVars, page: number, perPage: number) {
+  const result = unwrap(await run(deps, req, EventsArchiveIdsDocument, { filter, page, perPage }), 'event', req);
+  const ids = result.edges.map(({ node }) => node.databaseId);
+  const items: (RawJson | undefined)[] = ids.map((id) => presented.take(id));
+  const missing = ids.filter((_, i) => items[i] === undefined);
+  if (missing.length) {
+    const ctx = calContext(req);
+    const keys = ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
+    const vars = { filter: { ...filter, include: missing }, page: 1, perPage: missing.length };
+    const fetched = unwrap(await run(deps, req, EventsArchiveDocument, vars, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
+    fetched.edges.forEach(({ node }, i) => {
+      const at = ids.indexOf(node.databaseId);
+      if (at >= 0) items[at] = presented.keep(node.databaseId, encodeJson(presentEvent(node, req.urls, listOptions(deps))), keys?.edge(i));
+    });
+  }
+  const complete = items.filter((item) => item !== undefined);
+  if (complete.length !== ids.length) return null;
+  presented.replayKeys(calContext(req).surrogateKeys);
+  return { result, items: complete };
+}
 
 /**
  * Single reads answer 403 for locked events (newer TEC, contract §6). A trashed event reaches here
