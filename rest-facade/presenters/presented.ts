@@ -37,8 +37,8 @@ interface Entry {
 export class PresentedRecords {
   private readonly lru: LRUCache<string, Entry>;
   private readonly validity: PresentedValidity;
-  /** The validity and scope of the last entry stored: a page of another one expects no entry here. */
-  private lastStored = '';
+  /** The validities and scopes entries were stored under since the last clearing (a page of another one expects none). */
+  private readonly stored = new Set<string>();
   /** Records a page took from here, and records it looked for and had to fetch. */
   hits = 0;
   misses = 0;
@@ -52,7 +52,7 @@ export class PresentedRecords {
     this.validity = opts.validity;
     opts.validity.onClear(() => {
       this.lru.clear();
-      this.lastStored = '';
+      this.stored.clear();
     });
   }
 
@@ -72,11 +72,13 @@ export class PresentedRecords {
 
   /** @internal */ set(prefix: string, key: string, entry: Entry): void {
     this.lru.set(key, entry);
-    this.lastStored = prefix;
+    // Validities of other processes' writes (PostgreSQL) come without a clearing here: kept few.
+    if (this.stored.size >= 64) this.stored.clear();
+    this.stored.add(prefix);
   }
 
   /** @internal */ storedUnder(prefix: string): boolean {
-    return this.lastStored === prefix;
+    return this.stored.has(prefix);
   }
 }
 
