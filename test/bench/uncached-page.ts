@@ -1,10 +1,15 @@
 /**
- * Server CPU of one uncached 50-event page: `GET /events?per_page=50` on the REST facade and the
- * same operation (EventsArchive, perPage 50) over GraphQL, on a server with the response cache off
- * (CAL_CACHE_TTL_S=0). Requests are sent one at a time, in batches alternating REST and GraphQL;
- * a batch's figure is the server process's CPU time (user + system, /proc) over its requests, and
- * the medians of the batches are reported, so a busy machine inflates the figures less than wall
- * times (the load generator's own CPU is not counted).
+ * Server CPU of one uncached 50-event page: `GET /events?per_page=50&page=N` on the REST facade and
+ * the same operation (EventsArchive, perPage 50, page N) over GraphQL, on a server with the response
+ * cache off (CAL_CACHE_TTL_S=0), the page number N going round the first `pages` pages. Requests are
+ * sent one at a time, in batches alternating REST and GraphQL; a batch's figure is the server
+ * process's CPU time (user + system, /proc) over its requests, and the medians of the batches are
+ * reported, so a busy machine inflates the figures less than wall times (the load generator's own
+ * CPU is not counted).
+ *
+ * On a server with presented records (rest-facade/presenters/presented.ts, the default) the REST
+ * figure is a page whose events an earlier page presented (the warm-up presents them all); run.ts
+ * also measures a server with them off (CAL_PRESENTED_TTL_S=0): every event presented from scratch.
  *
  * Used by `npm run bench` (run.ts) on its seeded servers; standalone against a running server:
  *   tsx test/bench/uncached-page.ts <baseUrl> <server pid> [batches] [requests per batch]
@@ -44,6 +49,8 @@ export function eventsArchiveDocument(root: string): string {
 }
 
 export interface UncachedPage {
+  /** Page numbers gone round (1..pages). */
+  pages: number;
   /** Median server CPU per REST page, ms. */
   restMs: number;
   /** Median server CPU per GraphQL request, ms. */
@@ -53,6 +60,8 @@ export interface UncachedPage {
   restKB: number;
   batches: number;
   perBatch: number;
+  /** The same measure on a server with presented records off: every event presented from scratch. */
+  scratch?: UncachedPage;
 }
 
 const median = (xs: number[]) => {
@@ -62,24 +71,34 @@ const median = (xs: number[]) => {
 };
 
 /** `root`: the checkout whose operation files give the GraphQL document (the measured product). */
-export async function measureUncachedPage(baseUrl: string, pid: number, opts: { root?: string; batches?: number; perBatch?: number; warmup?: number } = {}): Promise<UncachedPage> {
+export async function measureUncachedPage(
+  baseUrl: string,
+  pid: number,
+  opts: { root?: string; batches?: number; perBatch?: number; warmup?: number; pages?: number } = {},
+): Promise<UncachedPage> {
   const batches = opts.batches ?? 7;
   const perBatch = opts.perBatch ?? 10;
   const query = eventsArchiveDocument(opts.root ?? ROOT);
-  const gqlBody = JSON.stringify({ query, operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } });
+  // At most the pages there are (a page past the last answers 400).
+  const first = await fetch(`${baseUrl}${NS}/events?per_page=50`);
+  await first.arrayBuffer();
+  const pages = Math.max(1, Math.min(opts.pages ?? 8, Number(first.headers.get('x-wp-totalpages') ?? 1)));
+  let restPage = 0;
+  let graphqlPage = 0;
   let restBytes = 0;
   const rest = async () => {
-    const res = await fetch(`${baseUrl}${NS}/events?per_page=50`);
+    const res = await fetch(`${baseUrl}${NS}/events?per_page=50&page=${(restPage++ % pages) + 1}`);
     const body = await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`REST page answered ${res.status}`);
-    restBytes = body.byteLength;
+    restBytes = Math.max(restBytes, body.byteLength);
   };
   const graphql = async () => {
+    const gqlBody = JSON.stringify({ query, operationName: 'EventsArchive', variables: { perPage: 50, page: (graphqlPage++ % pages) + 1 } });
     const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: gqlBody });
     const json = (await res.json()) as { errors?: unknown };
     if (res.status !== 200 || json.errors) throw new Error(`GraphQL answered ${res.status} ${JSON.stringify(json.errors)}`);
   };
-  for (let i = 0; i < (opts.warmup ?? 15); i++) {
+  for (let i = 0; i < Math.max(opts.warmup ?? 15, pages); i++) {
     await rest();
     await graphql();
   }
@@ -98,11 +117,13 @@ export async function measureUncachedPage(baseUrl: string, pid: number, opts: { 
   }
   const restMs = +median(r).toFixed(1);
   const graphqlMs = +median(g).toFixed(1);
-  return { restMs, graphqlMs, ratio: +(restMs / graphqlMs).toFixed(2), restKB: +(restBytes / 1024).toFixed(1), batches, perBatch };
+  return { pages, restMs, graphqlMs, ratio: +(restMs / graphqlMs).toFixed(2), restKB: +(restBytes / 1024).toFixed(1), batches, perBatch };
 }
 
 export const formatUncachedPage = (u: UncachedPage) =>
-  `uncached 50-event page, server CPU (median of ${u.batches} batches of ${u.perBatch} sequential requests): REST ${u.restMs} ms, GraphQL ${u.graphqlMs} ms, REST ÷ GraphQL ${u.ratio} (${u.restKB} KB)`;
+  `uncached 50-event page, server CPU (pages 1-${u.pages} in turn, median of ${u.batches} batches of ${u.perBatch} sequential requests): ` +
+  `REST ${u.restMs} ms${u.scratch ? ' with its events presented before' : ''}, GraphQL ${u.graphqlMs} ms, REST ÷ GraphQL ${u.ratio} (${u.restKB} KB)` +
+  (u.scratch ? `; every event presented from scratch (CAL_PRESENTED_TTL_S=0): REST ${u.scratch.restMs} ms, GraphQL ${u.scratch.graphqlMs} ms, REST ÷ GraphQL ${u.scratch.ratio}` : '');
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [baseUrl, pid, batches, perBatch] = process.argv.slice(2);
