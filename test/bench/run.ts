@@ -524,7 +524,6 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'uncached server' });
     const prss = rssSampler(plain.pid);
     result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot });
-    console.error(formatUncachedPage(result.uncachedPage));
     for (const sc of selected.filter((x) => x.key !== 'create')) {
       const cached = result.scenarios.find((x) => x.key === sc.key)!;
       const entry: ScenarioResult = { ...cached, key: `${sc.key}:uncached`, label: `${sc.label} (uncached)`, runs: [] };

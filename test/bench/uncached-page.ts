@@ -82,7 +82,7 @@ export async function measureUncachedPage(
   // At most the pages there are (a page past the last answers 400).
   const first = await fetch(`${baseUrl}${NS}/events?per_page=50`);
   await first.arrayBuffer();
-  const pages = Math.max(1, Math.min(opts.pages ?? 8, Number(first.headers.get('x-wp-totalpages') ?? 1)));
+  const pages = Math.max(1, Math.min(opts.pages ?? 8, Number(first.headers.get('x-tec-totalpages') ?? 1)));
   let restPage = 0;
   let graphqlPage = 0;
   let restBytes = 0;
