@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { testBackend } from '../helpers/database.ts';
+import { useDeafServerPair } from '../helpers/server-pair.ts';
 import { ADMIN_LOGIN, startTestServer, type TestServer } from '../helpers/server.ts';
 
 // Presented records (rest-facade/presenters/presented.ts): an anonymous `GET /events` page takes the
@@ -185,24 +185,8 @@ describe('presented records of anonymous event lists', { timeout: 120_000 }, () 
 describe.runIf(testBackend === 'postgres')('presented records across two server processes on one PostgreSQL', { timeout: 600_000 }, () => {
   const password = 'presented-pass';
   const auth = `Basic ${Buffer.from(`${ADMIN_LOGIN}:${password}`).toString('base64')}`;
-  let db: { url: string; drop(): Promise<void> };
-  const procs: ServerProcess[] = [];
-  let a: ServerProcess, b: ServerProcess;
-  beforeAll(async () => {
-    db = await createPostgresDatabase();
-    // Response and byte caches off: the presented records alone must follow the shared generation.
-    const env = { DATABASE_URL: db.url, CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '0' };
-    a = await startServerProcess({ ...env, CAL_CHANGES_CHANNEL: `cal_presented_a_${process.pid}` }); // migrates
-    procs.push(a);
-    // B never hears A's changes (another channel): only the shared generation keeps it exact.
-    b = await startServerProcess({ ...env, CAL_CHANGES_CHANNEL: `cal_presented_b_${process.pid}` });
-    procs.push(b);
-  }, 300_000);
-  afterAll(async () => {
-    for (const p of procs) p.stop();
-    await Promise.all(procs.map((p) => p.exited));
-    await db?.drop();
-  });
+  // Response and byte caches off: the presented records alone must follow the shared generation.
+  const pair = useDeafServerPair('presented', { CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '0' });
 
   const write = async (base: string, path: string, body: unknown, method = 'POST') => {
     const r = await fetch(base + path, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -213,19 +197,19 @@ describe.runIf(testBackend === 'postgres')('presented records across two server 
 
   it("a page on B after a write acknowledged by A is fresh, though B's kept records were presented before it", async () => {
     const list = `${NS}/events?per_page=50&start_date=2030-01-01&end_date=2030-12-31`;
-    const one = await write(a.base, `${NS}/events`, { title: 'One', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00', status: 'publish', venue: { venue: 'Hall' } });
-    await titles(b.base, list);
-    expect(await titles(b.base, list)).toEqual(['One @ Hall']);
+    const one = await write(pair.a.base, `${NS}/events`, { title: 'One', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00', status: 'publish', venue: { venue: 'Hall' } });
+    await titles(pair.b.base, list);
+    expect(await titles(pair.b.base, list)).toEqual(['One @ Hall']);
 
-    await write(a.base, `${NS}/venues/${one.venue.id}`, { venue: 'Great Hall' });
-    expect(await titles(b.base, list)).toEqual(['One @ Great Hall']);
+    await write(pair.a.base, `${NS}/venues/${one.venue.id}`, { venue: 'Great Hall' });
+    expect(await titles(pair.b.base, list)).toEqual(['One @ Great Hall']);
 
-    await write(a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: one.id } });
-    expect(await titles(b.base, list)).toEqual(['One renamed @ Great Hall']);
+    await write(pair.a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: one.id } });
+    expect(await titles(pair.b.base, list)).toEqual(['One renamed @ Great Hall']);
 
     // And the other way round.
-    await titles(a.base, list);
-    await write(b.base, `${NS}/events/${one.id}`, { title: 'One again' });
-    expect(await titles(a.base, list)).toEqual(['One again @ Great Hall']);
+    await titles(pair.a.base, list);
+    await write(pair.b.base, `${NS}/events/${one.id}`, { title: 'One again' });
+    expect(await titles(pair.a.base, list)).toEqual(['One again @ Great Hall']);
   });
 });

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { testBackend } from '../helpers/database.ts';
+import { useDeafServerPair } from '../helpers/server-pair.ts';
 import { ADMIN_LOGIN, startTestServer, type TestServer } from '../helpers/server.ts';
 
 // The HTTP byte cache (src/server/middleware/byte-cache.ts) and content negotiation
@@ -201,23 +201,7 @@ describe('HTTP byte cache and content encoding', { timeout: 120_000 }, () => {
 describe.runIf(testBackend === 'postgres')('HTTP byte cache across two server processes on one PostgreSQL', { timeout: 600_000 }, () => {
   const password = 'byte-cache-pass';
   const auth = `Basic ${Buffer.from(`${ADMIN_LOGIN}:${password}`).toString('base64')}`;
-  let db: { url: string; drop(): Promise<void> };
-  const procs: ServerProcess[] = [];
-  let a: ServerProcess, b: ServerProcess;
-  beforeAll(async () => {
-    db = await createPostgresDatabase();
-    const env = { DATABASE_URL: db.url, CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '3600', CAL_BYTE_CACHE_TTL_S: '3600' };
-    a = await startServerProcess({ ...env, CAL_CHANGES_CHANNEL: `cal_bytes_a_${process.pid}` }); // migrates
-    procs.push(a);
-    // B never hears A's changes (another channel): only the shared generation keeps it exact.
-    b = await startServerProcess({ ...env, CAL_CHANGES_CHANNEL: `cal_bytes_b_${process.pid}` });
-    procs.push(b);
-  }, 300_000);
-  afterAll(async () => {
-    for (const p of procs) p.stop();
-    await Promise.all(procs.map((p) => p.exited));
-    await db?.drop();
-  });
+  const pair = useDeafServerPair('bytes', { CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '3600', CAL_BYTE_CACHE_TTL_S: '3600' });
 
   const write = async (base: string, path: string, body: unknown, method = 'POST') => {
     const r = await fetch(base + path, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -226,28 +210,28 @@ describe.runIf(testBackend === 'postgres')('HTTP byte cache across two server pr
   };
 
   it("a read on B after a write acknowledged by A is fresh (REST and GraphQL), and hits B's cache otherwise", async () => {
-    const created = await write(a.base, `${NS}/events`, event('One', { start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00' }));
+    const created = await write(pair.a.base, `${NS}/events`, event('One', { start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00' }));
     const list = `${NS}/events?per_page=50&start_date=2030-01-01&end_date=2030-12-31`;
-    await raw(b.base, list, { 'accept-encoding': 'br' });
-    const hit = await raw(b.base, list, { 'accept-encoding': 'br' });
+    await raw(pair.b.base, list, { 'accept-encoding': 'br' });
+    const hit = await raw(pair.b.base, list, { 'accept-encoding': 'br' });
     expect(hit.headers['x-cache']).toBe('HIT');
     expect(titles(hit)).toEqual(['One']);
 
-    await write(a.base, `${NS}/events`, event('Two', { start_date: '2030-06-02 10:00:00', end_date: '2030-06-02 11:00:00' }));
-    const afterRest = await raw(b.base, list, { 'accept-encoding': 'gzip' });
+    await write(pair.a.base, `${NS}/events`, event('Two', { start_date: '2030-06-02 10:00:00', end_date: '2030-06-02 11:00:00' }));
+    const afterRest = await raw(pair.b.base, list, { 'accept-encoding': 'gzip' });
     expect(afterRest.headers['x-cache']).toBe('MISS');
     expect(titles(afterRest)).toEqual(['One', 'Two']);
-    expect((await raw(b.base, list)).headers['x-cache']).toBe('HIT');
+    expect((await raw(pair.b.base, list)).headers['x-cache']).toBe('HIT');
 
-    const renamed = await write(a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: created.id } });
+    const renamed = await write(pair.a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: created.id } });
     expect(renamed.errors).toBeUndefined();
-    const afterGraphql = await raw(b.base, list);
+    const afterGraphql = await raw(pair.b.base, list);
     expect(afterGraphql.headers['x-cache']).toBe('MISS');
     expect(titles(afterGraphql)).toEqual(['One renamed', 'Two']);
     // And the other way round: B writes, A reads.
-    await raw(a.base, list);
-    expect((await raw(a.base, list)).headers['x-cache']).toBe('HIT');
-    await write(b.base, `${NS}/events/${created.id}`, {}, 'DELETE');
-    expect(titles(await raw(a.base, list))).toEqual(['Two']);
+    await raw(pair.a.base, list);
+    expect((await raw(pair.a.base, list)).headers['x-cache']).toBe('HIT');
+    await write(pair.b.base, `${NS}/events/${created.id}`, {}, 'DELETE');
+    expect(titles(await raw(pair.a.base, list))).toEqual(['Two']);
   });
 });
