@@ -12,10 +12,14 @@
  *   BENCH_EDGE_IDS=20           events the single-event reads (and the writer of the mixed run) cycle over
  *   BENCH_CACHE_TTL_S=5         CAL_CACHE_TTL_S of the server (its own response cache, behind Varnish)
  * Needs /usr/sbin/varnishd and varnish-modules (apt-get install varnish varnish-modules).
+ *
+ * `npm run bench` (run.ts) runs it too, after its own measures (`measureEdge`), so that one run
+ * reports the edge next to the origin; BENCH_EDGE=0 leaves it out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
 import { killChildren, startChild } from './process.ts';
@@ -37,10 +41,9 @@ const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('
 
 const cleanups: (() => Promise<void> | void)[] = [];
 async function cleanup() {
-  for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => {});
+  for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch(() => {});
   killChildren();
 }
-process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
 async function admin(f: (c: pg.Client) => Promise<unknown>) {
   const c = new pg.Client({ connectionString: ADMIN_URL });
@@ -52,16 +55,31 @@ async function admin(f: (c: pg.Client) => Promise<unknown>) {
   }
 }
 
+/** What one run measured: the printed rows, and the figures run.ts checks. */
+export interface EdgeResult {
+  events: number;
+  backend: string;
+  rows: string[];
+  /** Hit ratio at the edge per read scenario (label → 0..1). */
+  hitRatios: Record<string, number>;
+  writeVisible: { writes: number; p50: number; p99: number; answeredP50: number; answeredP99: number; staleAfterAnswer: number };
+}
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : '-');
 
-async function main() {
-  const missing = varnishMissing();
-  if (missing) {
-    console.error(`bench:edge: ${missing}`);
-    process.exitCode = 1;
-    return;
+/** The edge bench; a string saying what is missing when Varnish cannot run here. */
+export async function measureEdge(): Promise<EdgeResult | string> {
+  try {
+    return await measure();
+  } finally {
+    await cleanup();
   }
+}
+
+async function measure(): Promise<EdgeResult | string> {
+  const missing = varnishMissing();
+  if (missing) return missing;
   let serverEnv: Record<string, string | undefined>;
   let seed;
   if (BACKEND === 'postgres') {
@@ -106,6 +124,7 @@ async function main() {
     { label: 'GET /venues', path: `${NS}/venues` },
   ];
   const rows: string[] = [];
+  const hitRatios: Record<string, number> = {};
   const hitRatio = (before: Record<string, number>, after: Record<string, number>) => {
     const hits = (after['MAIN.cache_hit'] ?? 0) - (before['MAIN.cache_hit'] ?? 0);
     const misses = (after['MAIN.cache_miss'] ?? 0) - (before['MAIN.cache_miss'] ?? 0);
@@ -123,7 +142,9 @@ async function main() {
       await runLoad({ baseUrl: base, path: sc.path, connections: CONNECTIONS, durationSec: Math.min(3, DURATION) }); // warm-up
       const before = target === 'varnish' ? varnish.stats() : {};
       const r = await runLoad({ baseUrl: base, path: sc.path, connections: CONNECTIONS, durationSec: DURATION });
-      row(sc.label, target, r, target === 'varnish' ? hitRatio(before, varnish.stats()) : undefined);
+      const ratio = target === 'varnish' ? hitRatio(before, varnish.stats()) : undefined;
+      if (ratio !== undefined) hitRatios[sc.label] = ratio;
+      row(sc.label, target, r, ratio);
     }
   }
 
@@ -174,13 +195,25 @@ async function main() {
   rows.push(
     `write → visible at the edge (${WRITES} writes): p50 ${fmt(pct(visible, 50))} ms, p99 ${fmt(pct(visible, 99))} ms after the write was sent (write answered: p50 ${fmt(pct(answered, 50))} ms, p99 ${fmt(pct(answered, 99))} ms, purge included); first read after the answer stale: ${staleAfterAnswer}`,
   );
-  console.log(`\nEdge (Varnish + xkey purges), ${EVENTS} events on ${BACKEND}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  for (const r of rows) console.log(r);
+  rows.unshift(`Edge (Varnish + xkey purges), ${EVENTS} events on ${BACKEND}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  return {
+    events: EVENTS,
+    backend: BACKEND,
+    rows,
+    hitRatios,
+    writeVisible: { writes: WRITES, p50: pct(visible, 50), p99: pct(visible, 99), answeredP50: pct(answered, 50), answeredP99: pct(answered, 99), staleAfterAnswer },
+  };
 }
 
-await main()
-  .catch((e: unknown) => {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const result = await measureEdge().catch((e: unknown) => {
     console.error(e);
     process.exitCode = 1;
-  })
-  .finally(cleanup);
+    return null;
+  });
+  if (typeof result === 'string') {
+    console.error(`bench:edge: ${result}`);
+    process.exitCode = 1;
+  } else if (result) console.log(`\n${result.rows.join('\n')}`);
+}

@@ -36,6 +36,10 @@
  * very same bytes (target: ≥ 0.5 of it), and prints the identity / gzip / brotli sizes of that body
  * (BENCH_BYTECACHE=0 leaves it out).
  *
+ * Last, the edge (test/bench/edge.ts, as `npm run bench:edge`): the calendar behind Varnish with xkey
+ * purges, its hit ratio and throughput next to the origin's, and write-to-visible latency at the edge
+ * (BENCH_EDGE=0 leaves it out; reported as not measured when varnishd or varnish-modules is missing).
+ *
  * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
  * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
  */
@@ -54,6 +58,7 @@ import { killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } fro
 import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profile.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
 import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
+import { measureEdge, type EdgeResult } from './edge.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
 
@@ -76,6 +81,7 @@ const PROFILE = /^(1|true|yes)$/i.test(env.BENCH_PROFILE ?? '');
 const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
 const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
 const BYTECACHE = !/^(0|false|no)$/i.test(env.BENCH_BYTECACHE ?? '1');
+const EDGE = !/^(0|false|no)$/i.test(env.BENCH_EDGE ?? '1');
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
 const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_URL.trim().replace(/\/+$/, '')) : null;
 const SITE_TZ = 'America/New_York';
@@ -243,6 +249,8 @@ interface RunResult {
 }
 
 const results: RunResult[] = [];
+/** The edge bench (edge.ts), run last; a string when Varnish is missing here. */
+let edge: EdgeResult | string | null = null;
 const mb = (b: number) => +(b / 1048576).toFixed(1);
 
 /* ---------------------------------------------------------------------------------------- cleanup */
@@ -899,6 +907,14 @@ function targets(): Target[] {
       }
     }
   }
+  if (edge !== null && typeof edge !== 'string') {
+    for (const [label, ratio] of Object.entries(edge.hitRatios)) {
+      out.push({ what: `edge (Varnish) hit ratio, ${label}`, target: '(reported)', measured: `${(ratio * 100).toFixed(1)} %`, ok: null });
+    }
+    const w = edge.writeVisible;
+    out.push({ what: 'edge: write → visible, p50 / p99', target: '(reported)', measured: `${w.p50.toFixed(1)} / ${w.p99.toFixed(1)} ms (${w.writes} writes)`, ok: null });
+    out.push({ what: 'edge: first read after an answered write stale', target: '0', measured: String(w.staleAfterAnswer), ok: w.staleAfterAnswer === 0 });
+  } else if (EDGE) out.push({ what: 'edge (Varnish)', target: '(reported)', measured: typeof edge === 'string' ? edge : 'not run', ok: null });
   return out;
 }
 
@@ -927,6 +943,7 @@ function report(): string {
       parts.push(`  ${when}: rss ${m.rss} MB = V8 heap ${m.heapTotal} MB (used ${m.heapUsed}) + external ${m.external} MB (array buffers ${m.arrayBuffers}) + code/other`);
     }
   }
+  if (edge !== null) parts.push('\n## edge\n', ...(typeof edge === 'string' ? [`not measured: ${edge}`] : edge.rows));
   parts.push('\n## targets\n');
   for (const t of targets()) parts.push(`${t.ok === null ? '  ?' : t.ok ? ' ok' : 'MISS'}  ${t.what.padEnd(58)} ${t.target.padEnd(18)} ${t.measured}`);
   return parts.join('\n');
@@ -983,6 +1000,10 @@ async function main() {
   } finally {
     await cleanupAll();
   }
+  if (EDGE) {
+    console.error('edge: the calendar behind Varnish (edge.ts)');
+    edge = await measureEdge().catch((e: unknown) => `failed: ${(e as Error).message}`);
+  }
   const revisionAtEnd = revision();
   let text = report();
   text += `\n\nproduct revision: ${revisionAtStart}`;
@@ -1002,6 +1023,7 @@ async function main() {
         config: { sizes: SIZES, backends: BACKENDS, durationSec: DURATION, warmupSec: WARMUP, connections: CONNECTIONS, rounds: ROUNDS },
         results: results.map((r) => ({ ...r, ratios: ratios(r) })),
         targets: targets(),
+        edge,
         elapsedSec: Math.round((Date.now() - started) / 1000),
       },
       null,
