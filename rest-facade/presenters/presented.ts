@@ -47,7 +47,7 @@ export class PresentedRecords {
     this.lru = new LRUCache<string, Entry>({
       ttl: opts.ttlS * 1000,
       maxSize: opts.maxBytes,
-      sizeCalculation: (entry, key) => key.length + entry.json.json.length,
+      sizeCalculation: (entry, key) => key.length + entry.json.bytes.length,
     });
     this.validity = opts.validity;
     opts.validity.onClear(() => {

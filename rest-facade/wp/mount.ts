@@ -101,7 +101,8 @@ export function createWpRestMiddleware(dispatch: WpDispatch): Middleware {
     }
     // An ASCII body's bytes are its characters: copied once into the buffer that the ETag hashes and
     // the socket sends, instead of a UTF-8 encoding pass for each (1.5 ms of 2 on a 290 KB page).
-    ctx.body = answer.ascii && answer.body !== '' ? Buffer.from(answer.body, 'latin1') : answer.body;
+    const body = answer.body;
+    ctx.body = typeof body === 'string' && answer.ascii && body !== '' ? Buffer.from(body, 'latin1') : body;
   };
 }
 

@@ -211,7 +211,8 @@ export interface WpHttpRequest {
 export interface WpHttpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, or its bytes (a JSON body spliced from kept records, `encodeJsonBody`). */
+  body: string | Buffer;
   /** The body holds only ASCII characters (every JSON body `encodeJson` writes): its bytes are its characters. */
   ascii?: boolean;
 }

@@ -25,7 +25,7 @@ export function createRestGet(dispatch: WpDispatch): RestGet {
     return {
       status: answer.status,
       // The facade's JSON answer, in the shape the caller's type states (the facade's contract).
-      body: (answer.body ? JSON.parse(answer.body) : null) as T,
+      body: (answer.body.length ? JSON.parse(typeof answer.body === 'string' ? answer.body : answer.body.toString('latin1')) : null) as T,
       headers: Object.fromEntries(Object.entries(answer.headers).map(([k, v]) => [k.toLowerCase(), v])),
     };
   };
