@@ -70,7 +70,7 @@ export class RawJson {
   }
 }
 
-/** The RawJson values met by the `JSON.stringify` of `encodeParts` running now (it is synchronous). */
+/** The RawJson values met by the `JSON.stringify` of `encodeJsonBody` running now (it is synchronous). */
 let spliced: Buffer[] | null = null;
 /** Stands for a RawJson in the skeleton `JSON.stringify` writes; the nonce, drawn at start, keeps any string of a body from posing as one. */
 const RAW_NONCE = randomUUID();
