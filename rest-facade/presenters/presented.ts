@@ -20,7 +20,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { SurrogateKeys } from '../../src/domain/surrogate-keys.ts';
-import { RawJson } from '../wp/response.ts';
+import { encodeJson, RawJson } from '../wp/response.ts';
+import type { JsonObject } from './util.ts';
 
 /** The validity source (the response cache) and its clearing (entries of older values are then dropped). */
 export interface PresentedValidity {
@@ -114,9 +115,9 @@ export class PresentedPage {
     return entry.json;
   }
 
-  /** Keeps one record's encoded form, with the keys it was read with. */
-  keep(id: number, json: string, keys: SurrogateKeys | undefined): RawJson {
-    const raw = new RawJson(json);
+  /** Keeps one record's presented form, encoded, with the keys it was read with. */
+  keep(id: number, presented: JsonObject, keys: SurrogateKeys | undefined): RawJson {
+    const raw = new RawJson(encodeJson(presented));
     this.records.set(this.prefix, this.prefix + id, { json: raw, keys });
     return raw;
   }

@@ -21,7 +21,6 @@ import { postRoutes, type ResourceHandlers } from '../route-shapes.ts';
 import { eventArgs } from './args.ts';
 import { DATE_BOUND_NAMES } from '../../../src/domain/date-window.ts';
 import { EdgeKeys } from '../../../src/domain/surrogate-keys.ts';
-import { encodeJson, type RawJson } from '../../wp/response.ts';
 import type { PresentedPage } from '../../presenters/presented.ts';
 
 const STRICT = ['1', 'true', 'on', 'yes'];
@@ -54,7 +53,8 @@ export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<W
   const filter = eventFilter(req);
   const presented = await presentedPage(deps, req, 'event');
   const listed = presented?.warm ? await listPresented(deps, req, presented, filter, page, perPage) : null;
-  const { result, items } = listed ?? (await listWhole(deps, req, presented, filter, page, perPage));
+  // Else the page in one operation (the first page after a write or a start), its events kept.
+  const { result, items } = listed ?? (await fetchEvents(deps, req, presented, { filter, page, perPage }));
   if (page > 1 && items.length === 0) throw tableError('event-archive-page-not-found');
   return eventsListResponse({
     items,
@@ -69,19 +69,6 @@ export const listEvents = (deps: RouteDeps) => async (req: WpRequest): Promise<W
 };
 
 type EventFilterVars = ReturnType<typeof eventFilter>;
-const listOptions = (deps: RouteDeps) => ({ jsonLd: false, currencyCode: deps.currencyCode });
-
-/** The page in one operation, its events presented; kept in `presented` when given. */
-async function listWhole(deps: RouteDeps, req: WpRequest, presented: PresentedPage | null, filter: EventFilterVars, page: number, perPage: number) {
-  const ctx = calContext(req);
-  const keys = presented && ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
-  const result = unwrap(await run(deps, req, EventsArchiveDocument, { filter, page, perPage }, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
-  const items = result.edges.map(({ node }, i) => {
-    const body = presentEvent(node, req.urls, listOptions(deps));
-    return presented ? presented.keep(node.databaseId, encodeJson(body), keys?.edge(i)) : body;
-  });
-  return { result, items };
-}
 
 /**
  * The page as IDs, its events taken from `presented`; those it lacks fetched in one operation (the
@@ -91,22 +78,29 @@ async function listWhole(deps: RouteDeps, req: WpRequest, presented: PresentedPa
 async function listPresented(deps: RouteDeps, req: WpRequest, presented: PresentedPage, filter: EventFilterVars, page: number, perPage: number) {
   const result = unwrap(await run(deps, req, EventsArchiveIdsDocument, { filter, page, perPage }), 'event', req);
   const ids = result.edges.map(({ node }) => node.databaseId);
-  const items: (RawJson | undefined)[] = ids.map((id) => presented.take(id));
-  const missing = ids.filter((_, i) => items[i] === undefined);
-  if (missing.length) {
-    const ctx = calContext(req);
-    const keys = ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
-    const vars = { filter: { ...filter, include: missing }, page: 1, perPage: missing.length };
-    const fetched = unwrap(await run(deps, req, EventsArchiveDocument, vars, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
-    fetched.edges.forEach(({ node }, i) => {
-      const at = ids.indexOf(node.databaseId);
-      if (at >= 0) items[at] = presented.keep(node.databaseId, encodeJson(presentEvent(node, req.urls, listOptions(deps))), keys?.edge(i));
-    });
-  }
-  const complete = items.filter((item) => item !== undefined);
-  if (complete.length !== ids.length) return null;
+  const taken = ids.map((id) => presented.take(id));
+  const missing = ids.filter((_, i) => taken[i] === undefined);
+  const fetched = missing.length ? await fetchEvents(deps, req, presented, { filter: { ...filter, include: missing }, page: 1, perPage: missing.length }) : null;
+  const byId = new Map(fetched?.result.edges.map(({ node }, i) => [node.databaseId, fetched.items[i]!]));
+  const items = ids.map((id, i) => taken[i] ?? byId.get(id)).filter((item) => item !== undefined);
+  if (items.length !== ids.length) return null;
   presented.replayKeys(calContext(req).surrogateKeys);
-  return { result, items: complete };
+  return { result, items };
+}
+
+/**
+ * Runs EventsArchive and presents its events; with `presented`, keeps each one with the surrogate
+ * keys its edge recorded (EdgeKeys) and gives its kept form.
+ */
+async function fetchEvents(deps: RouteDeps, req: WpRequest, presented: PresentedPage | null, vars: { filter: EventFilterVars; page: number; perPage: number }) {
+  const ctx = calContext(req);
+  const keys = presented && ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
+  const result = unwrap(await run(deps, req, EventsArchiveDocument, vars, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
+  const items = result.edges.map(({ node }, i) => {
+    const body = presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode });
+    return presented ? presented.keep(node.databaseId, body, keys?.edge(i)) : body;
+  });
+  return { result, items };
 }
 
 /**
