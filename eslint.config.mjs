@@ -1,5 +1,5 @@
 // Lints the committed GraphQL schema (`npm run lint:schema`, CI) against the conventions written in
-// README.md (GraphQL → Schema conventions), and keeps type escapes out of the TypeScript sources
+// docs/graphql.md (Schema conventions), and keeps type escapes out of the TypeScript sources
 // (`npm run lint:types`, CI): no `any`, `as never` or `as unknown as` outside generated code and tests.
 import graphql from '@graphql-eslint/eslint-plugin';
 import tseslint from 'typescript-eslint';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 
-// The schema conventions (README → GraphQL → Schema conventions): relations as objects beside the
+// The schema conventions (docs/graphql.md → Schema conventions): relations as objects beside the
 // deprecated foreign keys, one name per concept, instants as DateTime beside formatted variants.
 let h: GraphQLHarness;
 useGraphQLHarness((harness) => (h = harness));

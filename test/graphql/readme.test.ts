@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphQLHarness } from '../helpers/graphql.ts';
 
-/** The README's GraphQL examples, each the ```graphql block after `<!-- readme-query: name -->`. */
+/** The GraphQL examples of docs/graphql.md, each the ```graphql block after `<!-- readme-query: name -->`. */
 function readmeQuery(name: string): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/graphql.md', import.meta.url), 'utf8');
   const m = new RegExp(`<!-- readme-query: ${name} -->\\s*\`\`\`graphql\\n([^]*?)\`\`\``).exec(readme);
-  if (!m) throw new Error(`README.md has no query marked ${name}`);
+  if (!m) throw new Error(`docs/graphql.md has no query marked ${name}`);
   return m[1]!;
 }
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
-describe("README's GraphQL queries", () => {
+describe("docs/graphql.md's GraphQL queries", () => {
   it('upcoming events with venues and categories', async () => {
     const data = await h.ok(readmeQuery('upcoming-events'), {}, { as: null, now: NOW });
     expect(data).toEqual({

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The CI checks of the schema conventions (README → GraphQL → Schema conventions): `npm run lint:schema`
+// The CI checks of the schema conventions (docs/graphql.md → Schema conventions): `npm run lint:schema`
 // (graphql-eslint, eslint.config.mjs) and `npm run schema:breaking` (schema/breaking.ts), fed our
 // committed schema (they pass) and bad ones (they fail).
 const root = new URL('../../', import.meta.url).pathname;

@@ -110,7 +110,7 @@ beforeAll(async () => {
   const tag = (await source.create('/tags', { name: 'Été' })).id;
   const venue = (await source.create('/venues', { venue: 'Grand Hall', city: 'Paris' })).id;
   const organizer = (await source.create('/organizers', { organizer: 'Ørjan' })).id;
-  // The README's weekly series, with an image downloaded from the (soon gone) old site.
+  // docs/recurring-events.md's weekly series, with an image downloaded from the (soon gone) old site.
   const series = await source.graphql(`mutation($image: String) { createEvent(input: {
     title: "Tuesday Jazz", startDate: "2027-03-02 19:00", endDate: "2027-03-02 21:00", timezone: "America/New_York",
     venues: [{ id: ${venue} }], organizers: [{ id: ${organizer} }], categories: ["${music}"], tags: ["${tag}"], image: $image,

@@ -160,7 +160,7 @@ describe('import from a WordPress site with every status', { timeout: 120_000 },
     expect(Object.keys(ours.singles)).toEqual(Object.keys(theirs.singles));
     for (const [id, theirsOne] of Object.entries(theirs.singles) as [string, Record<string, any>][]) {
       // The REST API never shows a post password: the protected event comes over unprotected, so its
-      // JSON-LD name loses WordPress's "Protected: " (README, "Not importable").
+      // JSON-LD name loses WordPress's "Protected: " (docs/moving-from-wordpress.md, "Not importable").
       if (theirsOne.title === 'Protected one') theirsOne.json_ld.name = theirsOne.json_ld.name.replace(/^Protected: /, '');
       expect(ours.singles[Number(id)], `event ${id}`).toEqual(theirsOne);
     }
