@@ -18,12 +18,17 @@ export interface SeededCalendar {
 
 const VENUE_EVENTS = 12;
 
-export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
-  const gql = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+/** A GraphQL operation as the administrator that must succeed: its data. */
+const adminGql =
+  (s: TestServer) =>
+  async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
     const r = await s.graphql<T>(query, variables, 'admin');
     expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
     return r.data!;
   };
+
+export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
+  const gql = adminGql(s);
   const venue = (
     await gql<{ createVenue: { databaseId: number; slug: string } }>(
       `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId slug } ... on Error { code message } } }`,
@@ -91,11 +96,7 @@ export type BusyMonth = Record<string, { id: number; slug: string }>;
  * midnight; an empty day (2027-01-20) before the exhibition opens; a gala on 2027-02-03.
  */
 export async function seedBusyMonth(s: TestServer): Promise<BusyMonth> {
-  const gql = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
-    const r = await s.graphql<T>(query, variables, 'admin');
-    expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
-    return r.data!;
-  };
+  const gql = adminGql(s);
   const venue = (
     await gql<{ createVenue: { databaseId: number } }>(
       `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId } ... on Error { code message } } }`,

@@ -196,6 +196,29 @@ export interface Step {
   label: string;
 }
 
+/**
+ * Previous / Today / Next of a month or a day (step.eta): a side leads on only when an event of the
+ * view lies that way (`calendarRange`'s `before` and `after`). `todayPath`: the view of now.
+ */
+export function rangeNav(
+  site: Site,
+  ctx: Context,
+  scope: Scope,
+  req: ViewRequest,
+  around: { before: { totalCount: number }; after: { totalCount: number } },
+  sides: { kind: 'month' | 'day'; prev: Required<Step>; next: Required<Step>; todayPath: string },
+) {
+  const t = site.t(ctx);
+  const { kind } = sides;
+  return {
+    kind,
+    label: t(`${kind}.navigation`),
+    prev: { label: sides.prev.label, url: around.before.totalCount > 0 ? sides.prev.url : undefined, hidden: t(`${kind}.prev`) },
+    next: { label: sides.next.label, url: around.after.totalCount > 0 ? sides.next.url : undefined, hidden: t(`${kind}.next`) },
+    today: { url: viewUrl(site.urls(ctx), scope, sides.todayPath, { search: req.search }), label: t('nav.today') },
+  };
+}
+
 /** What a view tells search engines and link previews (viewHead). */
 export interface ViewSeo {
   /** The view's title (the page's `<title>` without the site name). */

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { DateTime } from 'luxon';
 import { clock, longDate } from '../format.ts';
 import type { Site } from '../site.ts';
-import { calendarClock, calendarRange, eventRow, siteToday, viewData, viewHead, viewPath, viewSubscribe, viewUrl, type EventRow, type Scope, type Step } from './common.ts';
+import { calendarClock, calendarRange, eventRow, rangeNav, siteToday, viewData, viewHead, viewPath, viewSubscribe, viewUrl, type EventRow, type Scope } from './common.ts';
 import type { ViewRequest } from './request.ts';
 
 export async function dayView(site: Site, ctx: Context, scope: Scope, req: ViewRequest) {
@@ -38,8 +38,6 @@ export async function dayView(site: Site, ctx: Context, scope: Scope, req: ViewR
   }
   const upcoming = data.next?.nodes[0]?.daySpan.first;
   const path = viewPath(scope, req.date ? `${req.date}/` : 'today/', { search });
-  const before: Step = { label: longDate(prevDay), url: data.before.totalCount > 0 ? prev : undefined };
-  const after: Step = { label: longDate(nextDay), url: data.after.totalCount > 0 ? next : undefined };
   site.render(
     ctx,
     200,
@@ -52,13 +50,12 @@ export async function dayView(site: Site, ctx: Context, scope: Scope, req: ViewR
       groups,
       empty: t('day.emptyFor', { date: label }),
       jump: upcoming ? { url: viewUrl(urls, scope, `${upcoming}/`, { search }), text: t('day.jump').split('{link}'), link: t('day.jumpLink') } : null,
-      nav: {
+      nav: rangeNav(site, ctx, scope, req, data, {
         kind: 'day',
-        label: t('day.navigation'),
-        prev: { ...before, hidden: t('day.prev') },
-        next: { ...after, hidden: t('day.next') },
-        today: { url: viewUrl(urls, scope, 'today/', { search }), label: t('nav.today') },
-      },
+        prev: { url: prev, label: longDate(prevDay) },
+        next: { url: next, label: longDate(nextDay) },
+        todayPath: 'today/',
+      }),
     },
     {
       pageTitle: heading,

@@ -16,7 +16,7 @@ import { DateTime } from 'luxon';
 import type { ViewEventFragment } from '../generated/operations.ts';
 import { longDate } from '../format.ts';
 import type { Site } from '../site.ts';
-import { calendarRange, eventRow, siteToday, viewData, viewHead, viewPath, viewSubscribe, viewUrl, type EventRow, type Scope, type Step } from './common.ts';
+import { calendarRange, eventRow, rangeNav, siteToday, viewData, viewHead, viewPath, viewSubscribe, viewUrl, type EventRow, type Scope } from './common.ts';
 import type { ViewRequest } from './request.ts';
 
 /** A lane of a cell: an event's bar (on its first day in the week), its continuation, or an empty lane. */
@@ -116,8 +116,6 @@ export async function monthView(site: Site, ctx: Context, scope: Scope, req: Vie
   const next = viewUrl(urls, scope, `${ym(nextMonth)}/`, { search });
   const hasEvents = inMonth.some((d) => d.totalCount > 0);
   const path = viewPath(scope, req.date ? `${req.date}/` : 'month/', { search });
-  const before: Step = { label: prevMonth.toFormat('LLLL yyyy'), url: grid.before.totalCount > 0 ? prev : undefined };
-  const after: Step = { label: nextMonth.toFormat('LLLL yyyy'), url: grid.after.totalCount > 0 ? next : undefined };
   site.render(
     ctx,
     200,
@@ -131,13 +129,12 @@ export async function monthView(site: Site, ctx: Context, scope: Scope, req: Vie
       panels,
       shownDay,
       hasEvents,
-      nav: {
+      nav: rangeNav(site, ctx, scope, req, grid, {
         kind: 'month',
-        label: t('month.navigation'),
-        prev: { ...before, hidden: t('month.prev') },
-        next: { ...after, hidden: t('month.next') },
-        today: { url: viewUrl(urls, scope, 'month/', { search }), label: t('nav.today') },
-      },
+        prev: { url: prev, label: prevMonth.toFormat('LLLL yyyy') },
+        next: { url: next, label: nextMonth.toFormat('LLLL yyyy') },
+        todayPath: 'month/',
+      }),
     },
     {
       pageTitle: heading,
