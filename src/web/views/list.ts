@@ -51,8 +51,9 @@ function byMonth(rows: EventRow[], fromDay: string | undefined, lang: string) {
 export async function listView(site: Site, ctx: Context, scope: Scope, req: ViewRequest, opts: { home?: boolean; root?: boolean } = {}) {
   const t = site.t(ctx);
   const lang = site.lang(ctx);
-  // The instant the list turns on: the start of the day asked for (site zone), else now.
-  const instant = req.date ? DateTime.fromISO(req.date, { zone: site.config.site.timezone }).toISO()! : site.now().toISOString();
+  // The instant the list turns on: the start of the day asked for (site zone), else the core's
+  // `now` (the request's clock; the same variables each time, so the response cache can answer).
+  const instant = req.date ? DateTime.fromISO(req.date, { zone: site.config.site.timezone }).toISO()! : 'now';
   const upcoming: EventFilter = { ...viewFilter(scope, req), endsAfter: instant, strictDates: true };
   const past: EventFilter = { ...viewFilter(scope, req), endsBefore: instant, strictDates: true };
   const perPage = site.config.site.postsPerPage;
