@@ -3,7 +3,8 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { PrismaModelTypes, PrismaNodeRef } from '@pothos/plugin-prisma';
-import { DateTimeResolver } from 'graphql-scalars';
+import { GraphQLScalarType } from 'graphql';
+import { DateTimeISOResolver, DateTimeResolver } from 'graphql-scalars';
 import type PrismaTypes from '../prisma/generated/pothos-types.ts';
 import { getDatamodel } from '../prisma/generated/pothos-types.ts';
 import type { Context } from '../src/services/context.ts';
@@ -51,7 +52,10 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType('DateTime', DateTimeResolver, {});
+// The value a DateTime field resolves to (a Date) is serialized to its ISO 8601 text, as JSON would
+// write it: an in-process client (the REST facade, the pages) then receives what `/graphql` sends
+// and what the generated operation types say (schema/codegen.ts SCALAR_TYPES), not a Date object.
+builder.addScalarType('DateTime', new GraphQLScalarType({ ...DateTimeISOResolver.toConfig(), name: 'DateTime', description: DateTimeResolver.description }), {});
 builder.scalarType('JSON', {
   description: 'Arbitrary JSON value.',
   serialize: (v) => v,

@@ -22,6 +22,12 @@ export const OPERATION_CLIENTS: readonly OperationClient[] = [
   { documents: 'src/web/operations/', output: 'src/web/generated/operations.ts' },
 ];
 
+/**
+ * The TypeScript type of each custom scalar's value, as the executor hands it over in-process
+ * (schema/builder.ts serializes a DateTime to its ISO text); test/schema/scalars.test.ts holds the two together.
+ */
+export const SCALAR_TYPES = { DateTime: 'string', JSON: 'unknown' } as const;
+
 const root = new URL('../', import.meta.url);
 export const outputUrl = (client: OperationClient) => new URL(client.output, root);
 
@@ -45,7 +51,7 @@ export async function operationTypes(schema: GraphQLSchema, client: OperationCli
       useTypeImports: true,
       avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
       strictScalars: true,
-      scalars: { DateTime: 'string', JSON: 'unknown' },
+      scalars: SCALAR_TYPES,
       dedupeFragments: true,
     },
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],

@@ -1,8 +1,26 @@
-import { calendarDays, MAX_CALENDAR_DAYS, type CalendarDay } from '../../src/services/calendar.ts';
+import { calendarDays, calendarSpan, MAX_CALENDAR_DAYS, type CalendarDay, type DaySpan } from '../../src/services/calendar.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors } from '../errors.ts';
 import { EventFilterInput } from '../inputs/event-filter.ts';
 import { EventRef } from './event.ts';
+
+const DaySpanRef = builder.objectRef<DaySpan>('DaySpan').implement({
+  description: 'The days of the site calendar an event falls on (`YYYY-MM-DD`, inclusive), as `calendarDays` places it.',
+  fields: (t) => ({
+    first: t.exposeString('first', { description: 'Its first day.' }),
+    last: t.exposeString('last', { description: 'Its last day (the first for an event within one day).' }),
+  }),
+});
+
+builder.objectFields(EventRef, (t) => ({
+  daySpan: t.field({
+    type: DaySpanRef,
+    description:
+      'The days of the site calendar the event falls on: in timezone mode `event` its own wall clocks, in mode `site` its instants in the site zone; ' +
+      'a day starts at the multi-day cutoff, so an event ending at or before it does not reach into that day.',
+    resolve: (e, _args, ctx) => calendarSpan(e, ctx.settings),
+  }),
+}));
 
 const CalendarDayRef = builder.objectRef<CalendarDay>('CalendarDay').implement({
   description: 'One day of the site calendar with the events that fall on it.',
@@ -12,7 +30,7 @@ const CalendarDayRef = builder.objectRef<CalendarDay>('CalendarDay').implement({
     totalCount: t.exposeInt('totalCount', { description: 'Every event on this day (`events` may hold fewer: `eventsPerDay`).' }),
     events: t.field({
       type: [EventRef],
-      description: 'Events on this day: all-day and multi-day events first, then by start.',
+      description: 'Events on this day: all-day events first, then the ones that began on an earlier day (ongoing), then by start.',
       resolve: (day) => day.events,
     }),
   }),

@@ -26,12 +26,14 @@ const dayOf = (d: DateTime) => d.toFormat('yyyy-MM-dd');
 
 /** The first and last calendar day (`YYYY-MM-DD`, inclusive) of an event. */
 export function eventDaySpan(start: string, end: string, allDay: boolean, cutoff = '00:00'): { first: string; last: string } {
+  const shift = { minutes: cutoffMinutes(cutoff) };
   if (allDay) {
+    // Its days are the dates it names: stored with a cutoff, it runs from the cutoff on its first
+    // day to just before the cutoff after its last (src/domain/event-dates.ts).
     const first = start.slice(0, 10);
-    const last = end.slice(0, 10);
+    const last = dayOf(wall(end).minus(shift));
     return { first, last: last < first ? first : last };
   }
-  const shift = { minutes: cutoffMinutes(cutoff) };
   const s = wall(start).minus(shift);
   const e = wall(end).minus(shift);
   const first = dayOf(s);

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { IANAZone } from 'luxon';
 import type { SiteSettings } from '../services/context.ts';
@@ -19,6 +22,39 @@ const origins = z
   .string()
   .transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean))
   .pipe(z.array(z.url({ protocol: /^https?$/ }).or(z.literal('null'))));
+
+/** An address the pages link or load: an http(s) URL, or a path on this site (`/uploads/logo.png`). */
+const siteLink = z
+  .string()
+  .trim()
+  .refine((v) => (/^\/(?!\/)/.test(v) && !/\s/.test(v)) || z.url({ protocol: /^https?$/ }).safeParse(v).success, {
+    message: 'must be an http(s) URL or a path starting with /',
+  });
+
+const navLink = z.object({ label: z.string().trim().min(1).max(60), url: siteLink });
+
+/**
+ * CAL_SITE_NAV: a JSON array (`[{"label":"Home","url":"https://example.org/"}]`) or the short form
+ * `label=url,label=url` (labels without `=` or `,`).
+ */
+const siteNav = z
+  .string()
+  .transform((v, ctx) => {
+    const text = v.trim();
+    if (text.startsWith('[')) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+        return z.NEVER;
+      }
+    }
+    return text.split(',').map((pair) => {
+      const at = pair.indexOf('=');
+      return { label: at < 0 ? pair : pair.slice(0, at), url: at < 0 ? '' : pair.slice(at + 1) };
+    });
+  })
+  .pipe(z.array(navLink).min(1).max(12));
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -79,6 +115,11 @@ const schema = z.object({
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
   CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
   CAL_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CAL_SITE_TITLE: z.string().trim().min(1).max(100).optional(),
+  CAL_SITE_LOGO_URL: siteLink.optional(),
+  CAL_SITE_NAV: siteNav.optional(),
+  // An http(s) URL, else a CSS file on this machine (served at /assets/site-custom.css).
+  CAL_SITE_STYLESHEET: z.string().trim().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -132,6 +173,34 @@ export interface Config {
   purgeUrl: string | undefined;
   /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
   trustedDocuments: TrustedDocuments | null;
+  /** CAL_SITE_TITLE, CAL_SITE_LOGO_URL, CAL_SITE_NAV, CAL_SITE_STYLESHEET. */
+  branding: SiteBranding;
+}
+
+/** The public pages' own face (docs/site.md): title, logo, header links and a stylesheet of the site. */
+export interface SiteBranding {
+  /** Set when any CAL_SITE_* face variable is: the pages then show no developer links. */
+  configured: boolean;
+  title: string | undefined;
+  logoUrl: string | undefined;
+  /** Header links; none: the pages' own (Events). */
+  nav: { label: string; url: string }[];
+  /** CAL_SITE_STYLESHEET as a URL, or the file's CSS (served by the pages) with a hash of it (cache busting). */
+  stylesheet: { url: string } | { css: Buffer; hash: string } | undefined;
+}
+
+function loadStylesheet(value: string | undefined): SiteBranding['stylesheet'] {
+  if (!value) return undefined;
+  if (/^https?:\/\//i.test(value)) {
+    if (!z.url({ protocol: /^https?$/ }).safeParse(value).success) throw new ConfigError([`CAL_SITE_STYLESHEET: not a valid URL (got ${JSON.stringify(value)})`]);
+    return { url: value };
+  }
+  try {
+    const css = readFileSync(resolve(value));
+    return { css, hash: createHash('sha256').update(css).digest('hex').slice(0, 12) };
+  } catch (err) {
+    throw new ConfigError([`CAL_SITE_STYLESHEET: cannot read ${resolve(value)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
+  }
 }
 
 export class ConfigError extends Error {
@@ -159,7 +228,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError([`CAL_GRAPHQL_TRUSTED_DOCUMENTS: ${(err as Error).message}`]);
   }
+  const stylesheet = loadStylesheet(e.CAL_SITE_STYLESHEET);
   return {
+    branding: {
+      configured: Boolean(e.CAL_SITE_TITLE || e.CAL_SITE_LOGO_URL || e.CAL_SITE_NAV || stylesheet),
+      title: e.CAL_SITE_TITLE,
+      logoUrl: e.CAL_SITE_LOGO_URL,
+      nav: e.CAL_SITE_NAV ?? [],
+      stylesheet,
+    },
     trustedDocuments,
     port: e.PORT,
     host: e.HOST,

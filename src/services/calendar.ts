@@ -5,7 +5,7 @@
  * occurrence of a series on its own day (occurrences are event rows, src/services/recurrence.ts).
  */
 import type { Event } from '../../prisma/generated/client/client.ts';
-import type { Context } from './context.ts';
+import type { Context, SiteSettings } from './context.ts';
 import { addDays, dayStart, eachDay, eventDaySpan, parseCalendarDate } from '../domain/calendar-days.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from '../domain/wall-clock.ts';
@@ -23,7 +23,7 @@ export interface CalendarDay {
   today: boolean;
   /** Every event on this day (before `eventsPerDay`). */
   totalCount: number;
-  /** All-day and multi-day events first, then by start. */
+  /** All-day events first, then the ones that began on an earlier day (ongoing), then by start. */
   events: Event[];
 }
 
@@ -32,6 +32,24 @@ export interface CalendarArgs {
   to: string;
   filter?: EventFilter | null;
   eventsPerDay?: number | null;
+}
+
+/** The first and last day (`YYYY-MM-DD`) of the site calendar an event falls on. */
+export interface DaySpan {
+  first: string;
+  last: string;
+}
+
+type Dated = Pick<Event, 'allDay' | 'startLocal' | 'endLocal' | 'startUtc' | 'endUtc'>;
+
+/**
+ * The days an event falls on in the site calendar: in timezone mode `event` its own wall clocks,
+ * in mode `site` its instants in the site's zone; the multi-day cutoff applied (eventDaySpan).
+ */
+export function calendarSpan(row: Dated, settings: Pick<SiteSettings, 'timezoneMode' | 'timezone' | 'multiDayCutoff'>): DaySpan {
+  const local = settings.timezoneMode === 'event';
+  const wallOf = (local_: Date, utc: Date) => (local ? dateToWallClock(local_) : utcToLocal(utc, settings.timezone));
+  return eventDaySpan(wallOf(row.startLocal, row.startUtc), wallOf(row.endLocal, row.endUtc), row.allDay, settings.multiDayCutoff);
 }
 
 export async function calendarDays(ctx: Context, args: CalendarArgs): Promise<CalendarDay[]> {
@@ -60,18 +78,19 @@ export async function calendarDays(ctx: Context, args: CalendarArgs): Promise<Ca
   const rows = await ctx.prisma.event.findMany({ where: { AND: [where, overlap] }, orderBy, take: MAX_CALENDAR_EVENTS });
 
   const byDay = new Map<string, Event[]>(eachDay(args.from, args.to).map((d) => [d, []]));
-  const wallOf = (local_: Date, utc: Date) => (local ? dateToWallClock(local_) : utcToLocal(utc, settings.timezone));
-  const spans = new Map<number, boolean>();
+  const firstDay = new Map<number, string>();
   for (const row of rows) {
-    const { first, last } = eventDaySpan(wallOf(row.startLocal, row.startUtc), wallOf(row.endLocal, row.endUtc), row.allDay, cutoff);
-    spans.set(row.id, row.allDay || first !== last);
+    const { first, last } = calendarSpan(row, settings);
+    firstDay.set(row.id, first);
     for (const day of eachDay(first < args.from ? args.from : first, last > args.to ? args.to : last)) byDay.get(day)?.push(row);
   }
   const today = utcToLocal(ctx.now, settings.timezone).slice(0, 10);
   const perDay = args.eventsPerDay ?? Number.POSITIVE_INFINITY;
   return [...byDay].map(([date, events]) => {
-    // Stable: rows are in start order already; all-day and multi-day ones go first.
-    const ordered = [...events.filter((e) => spans.get(e.id)), ...events.filter((e) => !spans.get(e.id))];
+    // TEC's day order: all-day, then ongoing (begun on an earlier day), then by start. Stable: rows
+    // are in start order already.
+    const rank = (e: Event) => (e.allDay ? 0 : firstDay.get(e.id)! < date ? 1 : 2);
+    const ordered = [...events].sort((a, b) => rank(a) - rank(b));
     return { date, today: date === today, totalCount: ordered.length, events: ordered.slice(0, perDay) };
   });
 }

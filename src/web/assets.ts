@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getT } from '../../rest-facade/wp/i18n.ts';
 import { buildOpenApi } from './openapi.ts';
-import { securityHeaders, SITE_NAME, type PageRouter, type Site } from './site.ts';
+import { CUSTOM_STYLESHEET, securityHeaders, type PageRouter, type Site } from './site.ts';
 
 const templateFile = (name: string) => new URL(`./templates/${name}`, import.meta.url).pathname;
 // Swagger UI's prebuilt browser files, served from the package (no CDN), and the script that starts it.
@@ -39,7 +39,7 @@ export function registerAssets(router: PageRouter, site: Site) {
     ctx.type = 'text/html; charset=utf-8';
     securityHeaders(ctx);
     site.discovery(ctx, urls);
-    ctx.body = site.template('docs', { urls, siteName: SITE_NAME, specUrl: `${urls.namespaceRoot}/openapi.json` });
+    ctx.body = site.template('docs', { urls, siteName: site.name, specUrl: `${urls.namespaceRoot}/openapi.json` });
   });
   router.get('/docs/:asset', (ctx, next) => {
     const asset = DOCS_ASSETS[ctx.params.asset ?? ''];
@@ -55,8 +55,11 @@ export function registerAssets(router: PageRouter, site: Site) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = favicon;
   });
+  // The site's own stylesheet file (CAL_SITE_STYLESHEET), linked with a hash of its content.
+  const sheet = site.config.branding.stylesheet;
+  const assets = sheet && 'css' in sheet ? { ...SITE_ASSETS, [CUSTOM_STYLESHEET]: { body: sheet.css, type: 'text/css; charset=utf-8' } } : SITE_ASSETS;
   router.get('/assets/:name', (ctx, next) => {
-    const asset = SITE_ASSETS[ctx.params.name ?? ''];
+    const asset = assets[ctx.params.name ?? ''];
     if (!asset) return next();
     ctx.type = asset.type;
     ctx.set('X-Content-Type-Options', 'nosniff');

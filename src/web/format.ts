@@ -35,8 +35,8 @@ export function timesOn(day: string, allDay: boolean, startDate: string, endDate
   return '';
 }
 
-/** `<time datetime>` of an event's start: the date of an all-day event, else the instant with the event's offset. */
-export function isoStart(allDay: boolean, startDate: string, startDateUtc: string, timezone: string): string {
+/** `<time datetime>` of an event's start: the date of an all-day event, else the instant (`startsAt`) with the event's offset. */
+export function isoStart(allDay: boolean, startDate: string, startsAt: string, timezone: string): string {
   if (allDay) return startDate.slice(0, 10);
-  return DateTime.fromSQL(startDateUtc, { zone: 'utc' }).setZone(timezone).toISO() ?? startDate;
+  return DateTime.fromISO(startsAt, { zone: 'utc' }).setZone(timezone).toISO() ?? startsAt;
 }

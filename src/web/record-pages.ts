@@ -8,7 +8,7 @@
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Context } from 'koa';
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { htmlToText } from '../domain/text.ts';
 import type { Feeds } from './feeds.ts';
 import {
@@ -28,9 +28,11 @@ import {
   type RecordOrganizerFragment,
   type RecordVenueFragment,
 } from './generated/operations.ts';
+import { isoStart } from './format.ts';
 import type { PageStrings } from './i18n.ts';
 import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
-import { cacheHeaders, guarded, SITE_NAME, type PageRouter, type Site } from './site.ts';
+import { cacheHeaders, guarded, type PageRouter, type Site } from './site.ts';
+import { addToCalendarLinks } from './subscribe.ts';
 import { eventItems } from './views/common.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
 
@@ -113,10 +115,6 @@ export function whenText(e: Pick<RecordEventLineFragment, 'startDate' | 'endDate
   return `${day(start)}, ${time(start)} – ${day(end)}, ${time(end)}`;
 }
 
-function isoStart(e: Pick<RecordEventLineFragment, 'startDate' | 'startsAt' | 'allDay'>): string {
-  return e.allDay ? e.startDate.slice(0, 10) : e.startsAt;
-}
-
 export function createRecordPages(site: Site, feeds: Feeds) {
   const config = site.config;
   const home = (ctx: Context) => site.urls(ctx).home;
@@ -140,7 +138,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         prev: head.prev ?? undefined,
         next: head.next ?? undefined,
         apiRoot: head.apiRoot,
-        head: headHtml({ home: urls.home, path: head.path, title: head.pageTitle, description: head.description, siteName: SITE_NAME, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site }),
+        head: headHtml({ home: urls.home, path: head.path, title: head.pageTitle, description: head.description, siteName: site.name, type: head.type, lang: langOf(ctx), image: head.image, site: urls.site }),
       });
     },
   };
@@ -154,7 +152,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         url: home(ctx) + recordPath('cal_events', e),
         title: e.title,
         when: whenText(e, lang, t),
-        isoStart: isoStart(e),
+        isoStart: isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
         venueName: venue ? htmlToText(venue.name) : undefined,
         image: e.image,
       };
@@ -283,7 +281,24 @@ export function createRecordPages(site: Site, feeds: Feeds) {
       venue: e.venues[0] ? { venue: e.venues[0], url: venues[0]!.url } : null,
       organizer: e.organizers[0] ? { organizer: e.organizers[0], url: organizers[0]!.url } : null,
     });
-    const ical = e.slug && e.status === 'PUBLISH' ? `${urls.site}/event/${e.slug}.ics` : `${url}${url.includes('?') ? '&' : '?'}ical=1`;
+    // Google and Outlook need a zone they know: an offset label (`UTC+5`) gives UTC times instead.
+    const iana = IANAZone.isValidZone(e.timezone);
+    const utcWall = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+    const venue = e.venues[0];
+    const addToCalendar = addToCalendarLinks(
+      {
+        title: e.title,
+        description: e.locked ? '' : e.description,
+        allDay: e.allDay,
+        start: iana || e.allDay ? e.startDate : utcWall(e.startsAt),
+        end: iana || e.allDay ? e.endDate : utcWall(e.endsAt),
+        zone: iana ? e.timezone : 'UTC',
+        location: venue ? [htmlToText(venue.name), addressLine(venue)].filter(Boolean).join(', ') : '',
+        url,
+        home: `${urls.home}/`,
+      },
+      t,
+    );
     deps.render(
       ctx,
       'event',
@@ -295,11 +310,11 @@ export function createRecordPages(site: Site, feeds: Feeds) {
           tags: e.tags.map((c) => ({ name: c.name, url: `${home(ctx)}/tag/${c.slug}/` })),
         },
         when: whenText(e, lang, t),
-        isoStart: isoStart(e),
+        isoStart: isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
         venues,
         organizers,
         series,
-        icsUrl: ical,
+        addToCalendar,
       },
       {
         pageTitle: htmlToText(e.title),

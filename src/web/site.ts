@@ -14,6 +14,16 @@ import type { Executor } from '../../schema/executor.ts';
 import { pageLang, pageStrings, type PageStrings } from './i18n.ts';
 import { createPageData, PageRefusal, type PageRun } from './page-data.ts';
 
+/** The site's own face (CAL_SITE_*, docs/site.md); src/server/config.ts's SiteBranding is one. */
+export interface WebBranding {
+  /** Any face variable is set: no developer links anywhere. */
+  configured: boolean;
+  title: string | undefined;
+  logoUrl: string | undefined;
+  nav: readonly { label: string; url: string }[];
+  stylesheet: { url: string } | { css: Buffer; hash: string } | undefined;
+}
+
 /** What the pages read of the service's configuration (src/server/config.ts's Config is one). */
 export interface WebConfig {
   site: Pick<SiteSettings, 'timezone' | 'timezoneMode' | 'postsPerPage' | 'maxPerPage' | 'currencyCode'>;
@@ -21,19 +31,34 @@ export interface WebConfig {
   trustProxy: boolean;
   /** CAL_HTTP_MAX_AGE_S: browser lifetime of anonymous pages. */
   httpMaxAgeS: number;
+  branding: WebBranding;
 }
 
+/** The site's name when CAL_SITE_TITLE gives none. */
 export const SITE_NAME = 'cal-events';
+/** Where a stylesheet file of the site (CAL_SITE_STYLESHEET) is served. */
+export const CUSTOM_STYLESHEET = 'site-custom.css';
 
 const templates = new Eta({ views: new URL('./templates/', import.meta.url).pathname, autoEscape: true, cache: true, autoTrim: false });
 
-/** Security headers of every HTML answer; the CSP allows only this host's scripts (no inline script). */
-const PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-export function securityHeaders(ctx: Context) {
+/**
+ * The CSP of the pages: only this host's scripts (no inline script); styles and images also from
+ * the origins of the site's own stylesheet and logo (CAL_SITE_STYLESHEET, CAL_SITE_LOGO_URL).
+ */
+export function pageCsp(branding?: Pick<WebBranding, 'logoUrl' | 'stylesheet'>): string {
+  const originOf = (url: string | undefined) => (url && /^https?:/.test(url) ? ` ${new URL(url).origin}` : '');
+  const style = branding?.stylesheet && 'url' in branding.stylesheet ? originOf(branding.stylesheet.url) : '';
+  const logo = branding?.logoUrl?.startsWith('http:') ? originOf(branding.logoUrl) : '';
+  return `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'${style}; img-src 'self' data: https:${logo}; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'`;
+}
+const PAGE_CSP = pageCsp();
+
+/** Security headers of every HTML answer. */
+export function securityHeaders(ctx: Context, csp = PAGE_CSP) {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', PAGE_CSP);
+  ctx.set('Content-Security-Policy', csp);
 }
 
 /**
@@ -67,10 +92,14 @@ export interface PageHead {
   head?: string;
   /** Where this page's data lives in the REST API (`X-TEC-API-ROOT`; default the namespace root). */
   apiRoot?: string;
+  /** The home page: the only one that may show the developer links (when the site's face is not configured). */
+  home?: boolean;
 }
 
 export interface Site {
   config: WebConfig;
+  /** The site's name: CAL_SITE_TITLE, else SITE_NAME. */
+  name: string;
   executor: Executor;
   now: () => Date;
   /** Runs one of src/web/generated/operations.ts's documents with the request's context. */
@@ -102,6 +131,24 @@ export function createSite({ config, executor, now }: { config: WebConfig; execu
   };
   const lang = (ctx: Context) => pageLang(prefixOf(ctx));
   const t = (ctx: Context) => pageStrings(lang(ctx));
+  const branding = config.branding;
+  const name = branding.title ?? SITE_NAME;
+  const csp = pageCsp(branding);
+
+  /** The header, footer and stylesheets of the layout: the site's own face, or the service's. */
+  function face(u: WpUrls, s: PageStrings, home: boolean) {
+    // A path of the site's own (CAL_SITE_NAV, logo) is under the page's home: its language is kept.
+    const resolve = (url: string) => (url.startsWith('/') ? u.home + url : url);
+    const nav = branding.nav.length ? branding.nav.map((l) => ({ label: l.label, url: resolve(l.url) })) : [{ label: s('site.events'), url: `${u.home}/events/` }];
+    const sheet = branding.stylesheet;
+    return {
+      logoUrl: branding.logoUrl ? (branding.logoUrl.startsWith('/') ? u.site + branding.logoUrl : branding.logoUrl) : undefined,
+      nav,
+      stylesheets: [`${u.site}/assets/site.css`, ...(sheet ? ['url' in sheet ? sheet.url : `${u.site}/assets/${CUSTOM_STYLESHEET}?v=${sheet.hash}`] : [])],
+      // The API reference, GraphiQL and the REST root: a developer's, shown on the home page of a site that has no face of its own.
+      developer: home && !branding.configured,
+    };
+  }
 
   function discovery(ctx: Context, u: WpUrls, apiRoot = `${u.namespaceRoot}/`) {
     ctx.set('Link', `<${u.restRoot}>; rel="https://api.w.org/"`);
@@ -113,16 +160,18 @@ export function createSite({ config, executor, now }: { config: WebConfig; execu
   function render(ctx: Context, status: number, view: string, data: Record<string, unknown>, head: PageHead) {
     const u = urls(ctx);
     const s = t(ctx);
-    const body = templates.render(view, { urls: u, siteName: SITE_NAME, t: s, ...data });
+    const look = face(u, s, Boolean(head.home));
+    const body = templates.render(view, { urls: u, siteName: name, t: s, developer: look.developer, ...data });
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
-    securityHeaders(ctx);
+    securityHeaders(ctx, csp);
     if (status === 200) cacheHeaders(ctx, config.httpMaxAgeS);
     discovery(ctx, u, head.apiRoot);
     ctx.body = templates.render('layout', {
       urls: u,
       lang: lang(ctx),
-      siteName: SITE_NAME,
+      siteName: name,
+      ...look,
       t: s,
       pageTitle: head.pageTitle,
       feedUrl: head.feedUrl ?? `${u.site}/events.ics`,
@@ -146,6 +195,7 @@ export function createSite({ config, executor, now }: { config: WebConfig; execu
 
   return {
     config,
+    name,
     executor,
     now: now ?? (() => new Date()),
     run,

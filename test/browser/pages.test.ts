@@ -5,88 +5,33 @@
  * leaves the host or breaks the CSP. Screenshots of each view at 1280 and 390 px wide are written
  * to test/browser/screenshots/ (gitignored). One browser and one page per width for the file.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, openBrowserPages, type BrowserPages } from '../helpers/browser.ts';
 import { seedCalendar, type SeededCalendar } from '../helpers/calendar-seed.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
-const AXE_PATH = '/__test/axe.min.js';
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  nodes: { target: string[] }[];
-}
 
 describe.skipIf(!hasChromium)('public pages in a real browser', () => {
   let s: TestServer;
   let cal: SeededCalendar;
-  let browser: Browser;
+  let browser: BrowserPages;
   let desktop: Page;
-  let phone: Page;
-  const problems: string[] = [];
-
-  async function open(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
-    const page = await context.newPage();
-    const origin = new URL(s.base).origin;
-    // axe-core, served as if from this host (the pages' CSP allows scripts from 'self' only).
-    await page.route(`${origin}${AXE_PATH}`, (route) => route.fulfill({ path: AXE, contentType: 'application/javascript' }));
-    await page.route((url) => url.origin !== origin && url.protocol !== 'data:', (route) => {
-      problems.push(`off-host request ${route.request().url()}`);
-      return route.abort();
-    });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-    page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
-    });
-    return page;
-  }
 
   beforeAll(async () => {
     s = await startTestServer();
     cal = await seedCalendar(s);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    desktop = await open(1280);
-    phone = await open(390);
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await openBrowserPages(s.base);
+    desktop = browser.desktop;
   });
   afterAll(async () => {
     await browser?.close();
     await s?.close();
   });
 
+  const check = (name: string, path: string) => browser.check(name, path);
+
   /** Event links in the page's lists, as absolute URLs. */
   const listed = (page: Page) => page.locator('main ul.events li > a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-
-  /** Opens a view at both widths: axe, no sideways scroll at 390 px, screenshots; returns the desktop page. */
-  async function check(name: string, path: string): Promise<Page> {
-    for (const page of [phone, desktop]) {
-      const answer = await page.goto(s.base + path);
-      expect(answer?.status(), path).toBe(200);
-      const width = page.viewportSize()!.width;
-      if (width <= 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
-      await page.addScriptTag({ url: s.base + AXE_PATH });
-      const violations = await page.evaluate(async () => {
-        const { axe } = window as Window & { axe?: { run(): Promise<{ violations: AxeViolation[] }> } };
-        return (await axe!.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-      });
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious, `${path} at ${width} px: ${JSON.stringify(serious)}`).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}${name}-${width > 500 ? 'desktop' : 'phone'}.png`, fullPage: true });
-    }
-    return desktop;
-  }
 
   it('venue page: the API\'s events for the venue, page by page through rel=next and back through rel=prev', async () => {
     const page = await check('venue', `/venue/${cal.venue.slug}/`);
@@ -233,6 +178,6 @@ describe.skipIf(!hasChromium)('public pages in a real browser', () => {
   });
 
   it('no request left the host, none failed, the CSP refused nothing', () => {
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

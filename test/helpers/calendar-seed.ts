@@ -18,12 +18,17 @@ export interface SeededCalendar {
 
 const VENUE_EVENTS = 12;
 
-export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
-  const gql = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+/** A GraphQL operation as the administrator that must succeed: its data. */
+const adminGql =
+  (s: TestServer) =>
+  async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
     const r = await s.graphql<T>(query, variables, 'admin');
     expect(r.errors, JSON.stringify(r.errors)).toBeUndefined();
     return r.data!;
   };
+
+export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
+  const gql = adminGql(s);
   const venue = (
     await gql<{ createVenue: { databaseId: number; slug: string } }>(
       `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId slug } ... on Error { code message } } }`,
@@ -77,4 +82,47 @@ export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
     single,
     venueEvents: VENUE_EVENTS,
   };
+}
+
+/** What seedBusyMonth made, by title. */
+export type BusyMonth = Record<string, { id: number; slug: string }>;
+
+/**
+ * January and February 2027 as the calendar views' browser tests need them (on top of seedCalendar,
+ * whose weekly Tuesday Jam plays on 2027-01-26 at 20:00): a day of nine events (2027-01-15), an
+ * overnight show (Fri 2027-01-08 22:47 – Sat 00:47), a fair over a week's end (Sat 2027-01-09 –
+ * Tue 2027-01-12), a day (2027-01-26) with an all-day event, an exhibition running since the day
+ * before (until 2027-02-05, so still running on 2027-02-01), timed events and one running past
+ * midnight; an empty day (2027-01-20) before the exhibition opens; a gala on 2027-02-03.
+ */
+export async function seedBusyMonth(s: TestServer): Promise<BusyMonth> {
+  const gql = adminGql(s);
+  const venue = (
+    await gql<{ createVenue: { databaseId: number } }>(
+      `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId } ... on Error { code message } } }`,
+      { input: { name: 'Riverside Pavilion', address: '200 River Road', city: 'Springfield', stateProvince: 'IL', zip: '62702', country: 'United States' } },
+    )
+  ).createVenue.databaseId;
+  const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId slug } ... on Error { code message } } }`;
+  const made: BusyMonth = {};
+  const add = async (title: string, input: Record<string, unknown>) => {
+    const e = (await gql<{ createEvent: { databaseId: number; slug: string } }>(create, { input: { title, timezone: 'America/New_York', ...input } })).createEvent;
+    made[title] = { id: e.databaseId, slug: e.slug };
+  };
+  for (let i = 0; i < 9; i++) {
+    const hour = String(10 + i).padStart(2, '0');
+    await add(`Festival Act ${i + 1}`, {
+      startDate: `2027-01-15 ${hour}:00`, endDate: `2027-01-15 ${hour}:45`, venues: [{ id: venue }], categories: ['jazz'],
+      cost: i % 2 ? ['12'] : [], excerpt: `<p>Act ${i + 1} of the winter festival.</p>`,
+    });
+  }
+  await add('Late Show', { startDate: '2027-01-08 22:47', endDate: '2027-01-09 00:47', venues: [{ id: venue }] });
+  await add('Art Fair', { startDate: '2027-01-09 10:00', endDate: '2027-01-12 18:00', venues: [{ id: venue }], cost: ['8'] });
+  await add('Snow Day', { startDate: '2027-01-26', endDate: '2027-01-26', allDay: true });
+  await add('Winter Exhibition', { startDate: '2027-01-25 10:00', endDate: '2027-02-05 18:00', venues: [{ id: venue }], cost: ['5'], excerpt: '<p>Paintings of snow and ice.</p>' });
+  await add('Morning Yoga', { startDate: '2027-01-26 09:00', endDate: '2027-01-26 10:00' });
+  await add('Evening Lecture', { startDate: '2027-01-26 18:00', endDate: '2027-01-26 19:30', venues: [{ id: venue }] });
+  await add('Night Owls', { startDate: '2027-01-26 21:00', endDate: '2027-01-27 02:00' });
+  await add('February Gala', { startDate: '2027-02-03 19:00', endDate: '2027-02-03 23:00', venues: [{ id: venue }], cost: ['50'], categories: ['jazz'] });
+  return made;
 }

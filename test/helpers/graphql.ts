@@ -3,7 +3,7 @@ import { defaultSiteSettings, loadConfig } from '../../src/server/config.ts';
 import { SAMPLE_TIMEZONE } from './server.ts';
 import { createContext, type SiteSettings, type Viewer } from '../../src/services/context.ts';
 import { hashPassword } from '../../src/services/users.ts';
-import { createGraphQLServer } from '../../src/server/yoga.ts';
+import { createExecutor, createGraphQLServer } from '../../src/server/yoga.ts';
 import { schema } from '../../schema/index.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -77,6 +77,12 @@ export async function createGraphQLHarness(opts: { settings?: Partial<SiteSettin
 
   return {
     db,
+    /** The in-process executor the REST facade and the pages run their operations with. */
+    executor: createExecutor(yoga),
+    /** The GraphQL context of a request by `as` (what the executor runs with). */
+    async contextFor(as: Role | null = 'ADMINISTRATOR', now?: Date) {
+      return createContext({ prisma: db.prisma, settings, viewer: as === null ? null : await userFor(as), now: now ?? opts.now?.() });
+    },
     gql,
     ok,
     refused,

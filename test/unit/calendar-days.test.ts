@@ -16,6 +16,8 @@ describe('calendar days (month and day views)', () => {
     expect(eventDaySpan('2026-12-19 02:00:00', '2026-12-19 04:00:00', false, '06:00')).toEqual({ first: '2026-12-18', last: '2026-12-18' });
     expect(eventDaySpan('2026-12-18 22:00:00', '2026-12-19 07:00:00', false, '06:00')).toEqual({ first: '2026-12-18', last: '2026-12-19' });
     expect(eventDaySpan('2026-12-20 00:00:00', '2026-12-21 23:59:59', true, '06:00')).toEqual({ first: '2026-12-20', last: '2026-12-21' });
+    // As an all-day event is stored with that cutoff: from 06:00 on its day to 05:59:59 the next.
+    expect(eventDaySpan('2026-12-20 06:00:00', '2026-12-21 05:59:59', true, '06:00')).toEqual({ first: '2026-12-20', last: '2026-12-20' });
     expect(dayStart('2026-12-19', '06:00')).toBe('2026-12-19 06:00:00');
   });
 

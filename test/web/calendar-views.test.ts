@@ -58,16 +58,18 @@ function spannedDays(e: RestEvent): string[] {
 }
 
 /** IDs of the events a fragment of a page links (`/event/{slug}/` or `?p=`), in page order, via their titles. */
-const eventLinks = (html: string) => [...html.matchAll(/<a href="[^"]*\/event\/([^/"]+)\/">/g)].map((m) => m[1]!);
+const eventLinks = (html: string) => [...html.matchAll(/<a (?:[a-z-]+="[^"]*" )*href="[^"]*\/event\/([^/"]+)\/">/g)].map((m) => m[1]!);
+/** Each event a page links, once, in the order it first links them (a month lists an event in each cell and below the grid). */
+const eventsLinked = (html: string) => [...new Set(eventLinks(html))];
 
-/** Cells of a month grid: date → { event slugs, "+N more" }. */
+/** Cells of a month grid: date → { event slugs, bars drawn in the cell (slug → days spanned) }. */
 function monthCells(html: string) {
-  const cells = new Map<string, { slugs: string[]; more: number; inMonth: boolean; today: boolean }>();
+  const cells = new Map<string, { slugs: string[]; bars: Record<string, number>; inMonth: boolean; today: boolean }>();
   const body = html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
   for (const part of body.split('<td ').slice(1)) {
     const date = /\/(\d{4}-\d{2}-\d{2})\//.exec(part)![1]!;
-    const more = /class="more"[^>]*>\+(\d+)/.exec(part);
-    cells.set(date, { slugs: eventLinks(part), more: more ? Number(more[1]) : 0, inMonth: !part.includes('other-month'), today: part.includes('aria-current="date"') });
+    const bars = Object.fromEntries([...part.matchAll(/<li class="slot bar span-(\d)[^"]*"><a href="[^"]*\/event\/([^/"]+)\/">/g)].map((m) => [m[2]!, Number(m[1])]));
+    cells.set(date, { slugs: eventLinks(part), bars, inMonth: !part.includes('other-month'), today: part.includes('aria-current="date"') });
   }
   return cells;
 }
@@ -77,7 +79,7 @@ const linkRel = (html: string, rel: string) => new RegExp(`<link rel="${rel}" hr
 const pathOf = (url: string) => url.replace(s.base, '').replaceAll('&amp;', '&');
 
 describe('month view', () => {
-  it('puts every event on every day it spans, as the REST API dates them; +N more beyond three', async () => {
+  it('puts every event on every day it spans, as the REST API dates them; a multi-day event is one bar over its days', async () => {
     const page = await s.request('/events/2026-12/');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -93,20 +95,21 @@ describe('month view', () => {
         expected.get(day)!.add(slug);
       }
     }
-    for (const [date, cell] of cells) {
-      const want = expected.get(date) ?? new Set<string>();
-      expect(cell.slugs.length + cell.more, date).toBe(want.size);
-      for (const slug of cell.slugs) expect(want.has(slug), `${slug} on ${date}`).toBe(true);
-      expect(cell.slugs.length, date).toBeLessThanOrEqual(3);
-    }
+    // Every event of every day, none hidden behind a "more" link.
+    for (const [date, cell] of cells) expect(new Set(cell.slugs), date).toEqual(expected.get(date) ?? new Set<string>());
+    expect(page.text).not.toContain('class="more"');
     // Multi-day, all-day, a late show ending at midnight, every occurrence of the series, the busy day.
     for (const d of ['2026-12-10', '2026-12-11', '2026-12-12']) expect(cells.get(d)!.slugs).toContain('winter-fair');
+    // Thursday to Saturday: one bar drawn on its first day, three days wide; the other days only name it (for screen readers).
+    expect(cells.get('2026-12-10')!.bars).toEqual({ 'winter-fair': 3 });
+    expect([cells.get('2026-12-11')!.bars, cells.get('2026-12-12')!.bars]).toEqual([{}, {}]);
     for (const d of ['2026-12-20', '2026-12-21']) expect(cells.get(d)!.slugs).toContain('market');
+    // Sunday to Monday: a bar in each week row.
+    expect([cells.get('2026-12-20')!.bars, cells.get('2026-12-21')!.bars]).toEqual([{ market: 1 }, { market: 1 }]);
     expect(cells.get('2026-12-19')!.slugs).not.toContain('late-show');
     const classes = await Promise.all(weekly.map(slugOf));
-    for (const d of ['2026-12-01', '2026-12-08', '2026-12-22']) expect(cells.get(d)!.slugs.some((x) => classes.includes(x)), d).toBe(true);
-    expect(cells.get('2026-12-15')!.more).toBe(3);
-    expect(page.text).toContain(`href="${s.base}/events/2026-12-15/" aria-label="3 more events on`);
+    for (const d of ['2026-12-01', '2026-12-08', '2026-12-15', '2026-12-22']) expect(cells.get(d)!.slugs.some((x) => classes.includes(x)), d).toBe(true);
+    expect(cells.get('2026-12-15')!.slugs).toHaveLength(6);
     expect(page.text).not.toContain('Secret');
   });
 
@@ -204,7 +207,7 @@ describe('category and tag scopes', () => {
     for (const path of ['/events/category/music/2026-12/', '/events/category/jazz/month/2026-12/', '/events/category/music/jazz/2026-12/']) {
       const month = await s.request(path);
       expect(month.status, path).toBe(200);
-      expect(eventLinks(month.text), path).toEqual(['jazz-night']);
+      expect(eventsLinked(month.text), path).toEqual(['jazz-night']);
     }
     expect(eventLinks((await s.request('/events/category/jazz/2026-12-05/')).text)).toEqual(['jazz-night']);
     expect(eventLinks((await s.request('/events/category/jazz/list/')).text)).toEqual(['jazz-night']);
@@ -216,7 +219,7 @@ describe('category and tag scopes', () => {
     for (const path of ['/events/tag/outdoor/', '/events/tag/outdoor/list/', '/events/tag/outdoor/2026-12/', '/tag/outdoor/', '/?tag=outdoor']) {
       const r = await s.request(path);
       expect(r.status, path).toBe(200);
-      expect(eventLinks(r.text), path).toEqual(['jazz-night']);
+      expect(eventsLinked(r.text), path).toEqual(['jazz-night']);
     }
   });
 });
@@ -341,7 +344,7 @@ describe('head: OpenGraph, Twitter and the JSON-LD ItemList of each view', () =>
     const items = list.itemListElement;
     expect(list.numberOfItems, path).toBe(items.length);
     // Exactly the events the view links (each once, in the order it first shows them).
-    expect(items.map((i) => slugFromUrl(i.url)), path).toEqual([...new Set(eventLinks(r.text))]);
+    expect(items.map((i) => slugFromUrl(i.url)), path).toEqual(eventsLinked(r.text));
     for (const [n, i] of items.entries()) {
       expect(i['@type']).toBe('ListItem');
       expect(i.position, path).toBe((items[0]?.position ?? 1) + n);
@@ -386,9 +389,9 @@ describe('head: OpenGraph, Twitter and the JSON-LD ItemList of each view', () =>
     expect(month.items.length).toBeGreaterThan(8);
     const decemberUrls = new Set((await s.api('/events?start_date=2026-11-25&end_date=2027-01-10&per_page=50')).body.events.map((e: { url: string }) => e.url));
     for (const i of month.items) expect(decemberUrls.has(i.url), i.url).toBe(true);
-    // Each occurrence of the series the grid shows is its own Event (the one on the busy 15th is behind "+3 more").
+    // Each occurrence of the series the grid shows is its own Event.
     const classes = await Promise.all(weekly.map(slugOf));
-    expect(month.items.filter((i) => classes.includes(slugFromUrl(i.url))).map((i) => i.item.startDate.slice(0, 10))).toEqual(['2026-12-01', '2026-12-08', '2026-12-22']);
+    expect(month.items.filter((i) => classes.includes(slugFromUrl(i.url))).map((i) => i.item.startDate.slice(0, 10))).toEqual(['2026-12-01', '2026-12-08', '2026-12-15', '2026-12-22']);
     const day = await checkHead('/events/2026-12-15/', { canonical: '/events/2026-12-15/', title: 'Events for Tuesday, December 15, 2026', description: 'The events of Tuesday, December 15, 2026, with their times and venues.' });
     const want = (await restDecember()).filter((e) => spannedDays(e).includes('2026-12-15'));
     expect(day.items.map((i) => i.item.name).sort()).toEqual(want.map((e) => e.title).sort());

@@ -146,7 +146,8 @@ describe('pages', () => {
     const ld = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(r.text)![1]!;
     expect(ld).not.toMatch(/<\/script/i);
     expect(JSON.parse(ld)).toMatchObject({ '@type': 'Event', name: 'Jazz Night', url: rest.url, startDate: rest.json_ld.startDate, endDate: rest.json_ld.endDate, location: { '@type': 'Place' }, organizer: { '@type': 'Organization', name: 'Ed & Co' } });
-    expect(r.text).toContain(`href="${s.base}/event/jazz-night.ics"`);
+    // "Add to calendar": the event's own feed, as TEC links it (and /event/{slug}.ics serves the same).
+    expect(r.text).toContain(`<a class="ics" href="${s.base}/event/jazz-night/?ical=1"`);
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
     expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");

@@ -13,7 +13,8 @@ afterAll(async () => s?.close());
 const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!);
 const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
 const hrefs = (html: string, cls: string) => [...html.matchAll(new RegExp(`<a[^>]*rel="${cls}"[^>]*href="([^"]+)"|<a[^>]*href="([^"]+)"[^>]*rel="${cls}"`, 'g'))].map((m) => (m[1] ?? m[2])!.replace(/&amp;/g, '&'));
-const eventLinks = (html: string) => [...html.matchAll(/<li>(?:<img[^>]*>)?<a href="([^"]+)">/g)].map((m) => m[1]!);
+/** The event links of a page's lists (in `<main>`: the header's links are the site's). */
+const eventLinks = (html: string) => [...html.slice(html.indexOf('<main')).matchAll(/<li>(?:<img[^>]*>)?<a href="([^"]+)">/g)].map((m) => m[1]!);
 
 describe('venue and organizer pages', () => {
   it('a venue page shows every field, a map link, and its upcoming events paged as the API lists them', async () => {

@@ -11,10 +11,12 @@ import { postUrl } from '../../../rest-facade/presenters/util.ts';
 import type { WpUrls } from '../../../rest-facade/wp/types.ts';
 import { htmlToText } from '../../domain/text.ts';
 import { utcToLocal } from '../../domain/wall-clock.ts';
-import type { EventFilter, PostStatus, ViewEventFragment } from '../generated/operations.ts';
+import { addDays } from '../../domain/calendar-days.ts';
+import { ViewCalendarDaysDocument, type EventFilter, type PostStatus, type ViewEventFragment } from '../generated/operations.ts';
 import { describeWhen, isoStart, timesOn } from '../format.ts';
-import { eventItemList, eventJsonLd, headHtml, scriptJson, type SeoEvent, type SeoVenue } from '../seo.ts';
-import { SITE_NAME, type PageHead, type Site } from '../site.ts';
+import { addressLine, eventItemList, eventJsonLd, headHtml, scriptJson, type SeoEvent, type SeoVenue } from '../seo.ts';
+import type { PageHead, Site } from '../site.ts';
+import { subscribeLinks } from '../subscribe.ts';
 import type { ViewName, ViewRequest } from './request.ts';
 
 export interface Scope {
@@ -49,8 +51,9 @@ export interface EventRow {
   url: string;
   /** HTML (the core's display title). */
   title: string;
+  /** Its whole span in words: day(s) and, unless all day, times. */
   when: string;
-  /** Times on the grid's day (month/day views). */
+  /** Times on the grid's day (month cells). */
   times: string;
   isoStart: string;
   allDay: boolean;
@@ -59,9 +62,15 @@ export interface EventRow {
   zone?: string;
   venueName?: string;
   venueUrl?: string;
+  venueAddress?: string;
   /** HTML (the core's excerpt). */
   excerpt: string;
+  /** Formatted (`$15 – $25`), or ''. */
+  cost: string;
   image?: { url: string; width: number | null; height: number | null };
+  /** The calendar days it falls on (the core's Event.daySpan). */
+  first: string;
+  last: string;
 }
 
 export function eventRow(site: Site, ctx: Context, e: ViewEventFragment, day?: string): EventRow {
@@ -77,53 +86,137 @@ export function eventRow(site: Site, ctx: Context, e: ViewEventFragment, day?: s
     title: e.title,
     when: describeWhen(e.allDay, start, end, lang, t('event.allDay').toLowerCase()),
     times: day ? timesOn(day, e.allDay, start, end, lang) : '',
-    isoStart: isoStart(e.allDay, e.startDate, e.startDateUtc, e.timezone),
+    isoStart: isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
     allDay: e.allDay,
     featured: e.featured,
     zone: otherZone ? e.timezoneAbbr || e.timezone : undefined,
     venueName: venue?.name,
     venueUrl: venue ? postUrl(urls, 'cal_venue', venue.databaseId, venue.status, venue.slug) : undefined,
+    venueAddress: venue ? addressLine(venue) : undefined,
     excerpt: e.excerpt,
+    cost: e.cost,
     image: e.image ? { url: e.image.url, width: e.image.width, height: e.image.height } : undefined,
+    first: e.daySpan.first,
+    last: e.daySpan.last,
   };
 }
 
 /** The site's current day, `YYYY-MM-DD`. */
 export const siteToday = (site: Site) => DateTime.fromJSDate(site.now(), { zone: site.config.site.timezone }).toFormat('yyyy-MM-dd');
 
-/** Path under the home of a view of a scope (language prefix excluded), with the bar's search kept. */
-export function viewPath(scope: Scope, path: string, search?: string): string {
-  const query = search ? `?${new URLSearchParams({ 'tribe-bar-search': search })}` : '';
-  return `${scope.base}/${path}${query}`;
+/** A view's query: the date browsed and the bar's words, as TEC names them. */
+export interface ViewQuery {
+  date?: string;
+  search?: string;
 }
 
-/** Absolute URL of a view of a scope, with the bar's search kept. */
-export function viewUrl(urls: WpUrls, scope: Scope, path: string, search?: string): string {
-  return urls.home + viewPath(scope, path, search);
+/** Path under the home of a view of a scope (language prefix excluded), with its query. */
+export function viewPath(scope: Scope, path: string, query: ViewQuery = {}): string {
+  const q = new URLSearchParams();
+  if (query.date) q.set('tribe-bar-date', query.date);
+  if (query.search) q.set('tribe-bar-search', query.search);
+  return `${scope.base}/${path}${q.size ? `?${q}` : ''}`;
 }
 
-/** The search and date bar and the view switcher of every view. */
+/** Absolute URL of a view of a scope, with its query. */
+export function viewUrl(urls: WpUrls, scope: Scope, path: string, query: ViewQuery = {}): string {
+  return urls.home + viewPath(scope, path, query);
+}
+
+/**
+ * The search and date bar and the view switcher of every view. The switcher keeps the date being
+ * browsed (a month's first day, a list's start, a day); a view of "now" (upcoming list, current
+ * month, today) switches to the other views of now.
+ */
 export function barData(site: Site, ctx: Context, scope: Scope, req: ViewRequest, date: string) {
   const urls = site.urls(ctx);
+  const t = site.t(ctx);
+  const day = date.length === 10 ? date : `${date}-01`;
+  const dated = req.date !== undefined;
+  const search = req.search;
   const views: Array<{ name: ViewName; label: string; url: string; current: boolean }> = [
-    { name: 'list', label: site.t(ctx)('view.list'), url: viewUrl(urls, scope, 'list/', req.search), current: req.view === 'list' },
-    { name: 'month', label: site.t(ctx)('view.month'), url: viewUrl(urls, scope, `${date.slice(0, 7)}/`, req.search), current: req.view === 'month' },
-    { name: 'day', label: site.t(ctx)('view.day'), url: viewUrl(urls, scope, `${date.length === 10 ? date : `${date}-01`}/`, req.search), current: req.view === 'day' },
+    { name: 'list', label: t('view.list'), url: viewUrl(urls, scope, 'list/', { date: dated ? day : undefined, search }), current: req.view === 'list' },
+    { name: 'month', label: t('view.month'), url: viewUrl(urls, scope, dated ? `${day.slice(0, 7)}/` : 'month/', { search }), current: req.view === 'month' },
+    { name: 'day', label: t('view.day'), url: viewUrl(urls, scope, dated ? `${day}/` : 'today/', { search }), current: req.view === 'day' },
   ];
   return {
     action: `${urls.home}${scope.base}/${req.view === 'list' ? 'list/' : req.view === 'month' ? 'month/' : 'day/'}`,
     view: req.view,
     past: req.past,
-    search: req.search ?? '',
+    search: search ?? '',
     // The list without a date lists what is upcoming: the field stays empty.
-    date: req.view === 'list' && !req.date ? '' : date.length === 10 ? date : `${date}-01`,
+    date: req.view === 'list' && !req.date ? '' : day,
     views,
   };
 }
 
+/**
+ * The "Subscribe to calendar" menu of a view: the scope's feed as TEC's links carry it (its
+ * category or tag, the date browsed, the bar's words) and the view's own events as a file
+ * (`exportPath`: the view's path under the home, `?ical=1` added).
+ */
+export function viewSubscribe(site: Site, ctx: Context, scope: Scope, req: ViewRequest, exportPath: string, title: string) {
+  const urls = site.urls(ctx);
+  const args: Array<[string, string]> = [['post_type', 'tribe_events']];
+  if (req.date) args.push(['tribe-bar-date', req.date]);
+  if (scope.kind === 'category' && scope.slug) args.push(['tribe_events_cat', scope.slug]);
+  if (scope.kind === 'tag' && scope.slug) args.push(['tag', scope.slug]);
+  if (req.search) args.push(['tribe-bar-search', req.search]);
+  const exportUrl = `${urls.home}${exportPath}${exportPath.includes('?') ? '&' : '?'}ical=1`;
+  return subscribeLinks({ home: urls.home, args }, exportUrl, `${site.name} ${htmlToText(title)}`, site.t(ctx));
+}
+
 /** Data every view template receives. */
-export function viewData(site: Site, ctx: Context, scope: Scope, req: ViewRequest, date: string) {
-  return { scope, bar: barData(site, ctx, scope, req, date), feedUrl: scope.feedUrl ?? `${site.urls(ctx).site}/events.ics` };
+export function viewData(site: Site, ctx: Context, scope: Scope, req: ViewRequest, date: string, subscribe: ReturnType<typeof viewSubscribe>) {
+  return { scope, bar: barData(site, ctx, scope, req, date), subscribe };
+}
+
+/**
+ * The core's calendar days `from`–`to` of a view, and what lies around `around` (default the same
+ * days): whether an event begins before its first day (`before`) or ends after its last (`after`),
+ * and with `withNext` the first event beginning after it (`next`). Non-strict bounds name whole days
+ * of the core's calendar (multi-day cutoff included).
+ */
+export function calendarRange(site: Site, ctx: Context, scope: Scope, req: ViewRequest, days: { from: string; to: string }, around = days, withNext = false) {
+  const filter = viewFilter(scope, req);
+  return site.run(ctx, ViewCalendarDaysDocument, {
+    ...days,
+    filter,
+    before: { ...filter, startsBefore: addDays(around.from, -1) },
+    after: { ...filter, endsAfter: around.to },
+    next: withNext ? { ...filter, startsAfter: around.to } : null,
+    withNext,
+  });
+}
+
+/** One side of a view's previous / next navigation: a link, or nothing that way (disabled). */
+export interface Step {
+  url?: string;
+  /** What it leads to (`December 2026`, `Previous events`). */
+  label: string;
+}
+
+/**
+ * Previous / Today / Next of a month or a day (step.eta): a side leads on only when an event of the
+ * view lies that way (`calendarRange`'s `before` and `after`). `todayPath`: the view of now.
+ */
+export function rangeNav(
+  site: Site,
+  ctx: Context,
+  scope: Scope,
+  req: ViewRequest,
+  around: { before: { totalCount: number }; after: { totalCount: number } },
+  sides: { kind: 'month' | 'day'; prev: Required<Step>; next: Required<Step>; todayPath: string },
+) {
+  const t = site.t(ctx);
+  const { kind } = sides;
+  return {
+    kind,
+    label: t(`${kind}.navigation`),
+    prev: { label: sides.prev.label, url: around.before.totalCount > 0 ? sides.prev.url : undefined, hidden: t(`${kind}.prev`) },
+    next: { label: sides.next.label, url: around.after.totalCount > 0 ? sides.next.url : undefined, hidden: t(`${kind}.next`) },
+    today: { url: viewUrl(site.urls(ctx), scope, sides.todayPath, { search: req.search }), label: t('nav.today') },
+  };
 }
 
 /** What a view tells search engines and link previews (viewHead). */
@@ -160,7 +253,7 @@ export function viewHead(site: Site, ctx: Context, scope: Scope, req: ViewReques
   const seen = new Set<number>();
   const items = eventItems(site, ctx, seo.events.filter((e) => !seen.has(e.databaseId) && seen.add(e.databaseId)));
   return {
-    head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: SITE_NAME, type: 'website', lang: site.lang(ctx), site: urls.site }),
+    head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: site.name, type: 'website', lang: site.lang(ctx), site: urls.site }),
     jsonLd: scriptJson(eventItemList({ name: title, url: urls.home + seo.path, first: seo.first }, items)),
   };
 }

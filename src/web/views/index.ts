@@ -9,17 +9,38 @@ import type { Context } from 'koa';
 import { htmlToText } from '../../domain/text.ts';
 import type { Feeds } from '../feeds.ts';
 import { ViewCategoryDocument, ViewTagDocument } from '../generated/operations.ts';
-import { guarded, SITE_NAME, type PageRouter, type Site } from '../site.ts';
-import type { Scope } from './common.ts';
+import { guarded, type PageRouter, type Site } from '../site.ts';
+import { siteToday, type Scope } from './common.ts';
 import { dayView } from './day.ts';
 import { listView } from './list.ts';
 import { monthView } from './month.ts';
-import { applyQuery, isViewSegment, parseViewPath } from './request.ts';
+import { addDays } from '../../domain/calendar-days.ts';
+import { applyQuery, isViewSegment, parseViewPath, type ViewRequest } from './request.ts';
 
 /** WordPress's and TEC's query variables of the views and archives: not REST filters of a feed. */
 const VIEW_QUERY_VARS = ['cal_events_cat', 'tag', 'post_type', 'tribe_eventcategory', 'tribe_events_cat', 'eventDisplay', 'tribe-bar-date', 'tribe-bar-search'];
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The REST filters of the events a view shows, for its iCal export (`?ical=1`, TEC's "Export .ics
+ * file": what the page shows): a month's or a day's days, a list from its date (or, past, before it),
+ * the bar's words. An upcoming list without a date keeps the REST list's own window.
+ */
+function viewFeedFilters(req: ViewRequest, today: string): Record<string, string> {
+  const out: Record<string, string> = req.search ? { search: req.search } : {};
+  if (req.view === 'month') {
+    const month = req.date ?? today.slice(0, 7);
+    const last = addDays(`${addDays(`${month}-28`, 4).slice(0, 7)}-01`, -1);
+    return { ...out, ends_after: addDays(`${month}-01`, -1), starts_before: last };
+  }
+  if (req.view === 'day') {
+    const day = req.date ?? today;
+    return { ...out, ends_after: addDays(day, -1), starts_before: day };
+  }
+  if (req.past) return req.date ? { ...out, ends_before: addDays(req.date, -1) } : { ...out, ends_before: 'now', strict_dates: 'true' };
+  return req.date ? { ...out, ends_after: addDays(req.date, -1) } : out;
+}
 
 export function createViews(site: Site, feeds: Feeds) {
   function allScope(ctx: Context): Scope {
@@ -51,17 +72,18 @@ export function createViews(site: Site, feeds: Feeds) {
   /** Answers a view (or the scope's feed) of a scope; `segments`: the path after the scope. */
   async function serve(ctx: Context, scope: Scope | null, segments: readonly string[], opts: { home?: boolean } = {}) {
     if (!scope) return site.refuse(ctx, 404);
-    if (ctx.query.ical !== undefined) {
-      const filters = new URLSearchParams(ctx.querystring);
-      for (const name of VIEW_QUERY_VARS) filters.delete(name);
-      if (scope.kind === 'category' && scope.slug) filters.set('categories', scope.slug);
-      if (scope.kind === 'tag' && scope.slug) filters.set('tags', scope.slug);
-      const name = scope.name ? `${SITE_NAME}: ${htmlToText(scope.name)}` : SITE_NAME;
-      return feeds.list(ctx, filters, name, `${scope.slug ?? 'events'}.ics`, scope.kind === 'all' ? undefined : scope.apiRoot);
-    }
     const parsed = parseViewPath(segments);
     const req = parsed && applyQuery(parsed, ctx.query);
     if (!req) return site.refuse(ctx, 404);
+    if (ctx.query.ical !== undefined) {
+      const filters = new URLSearchParams(ctx.querystring);
+      for (const name of VIEW_QUERY_VARS) filters.delete(name);
+      for (const [name, value] of Object.entries(viewFeedFilters(req, siteToday(site)))) filters.set(name, value);
+      if (scope.kind === 'category' && scope.slug) filters.set('categories', scope.slug);
+      if (scope.kind === 'tag' && scope.slug) filters.set('tags', scope.slug);
+      const name = scope.name ? `${site.name}: ${htmlToText(scope.name)}` : site.name;
+      return feeds.list(ctx, filters, name, `${scope.slug ?? 'events'}.ics`, scope.kind === 'all' ? undefined : scope.apiRoot);
+    }
     if (req.view === 'month') return monthView(site, ctx, scope, req);
     if (req.view === 'day') return dayView(site, ctx, scope, req);
     return listView(site, ctx, scope, req, { home: opts.home && segments.length === 0 && !ctx.query.eventDisplay, root: segments.length === 0 });
@@ -94,7 +116,7 @@ export function createViews(site: Site, feeds: Feeds) {
   }
 
   function register(router: PageRouter) {
-    router.get('/events.ics', guarded(site, (ctx) => feeds.list(ctx, new URLSearchParams(ctx.querystring), SITE_NAME, 'events.ics')));
+    router.get('/events.ics', guarded(site, (ctx) => feeds.list(ctx, new URLSearchParams(ctx.querystring), site.name, 'events.ics')));
     router.get('/events', guarded(site, (ctx) => serve(ctx, allScope(ctx), [])));
     router.get('/events/category/{*path}', guarded(site, (ctx) => categoryPath(ctx, ctx.params.path ?? '')));
     router.get('/events/tag/:slug', guarded(site, async (ctx) => serve(ctx, await termScope(ctx, 'tag', ctx.params.slug ?? ''), [])));
