@@ -39,6 +39,26 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     }
   }, START_BUDGET_MS);
 
+  it('drains on SIGTERM with CAL_DRAIN_DELAY_MS: /readyz answers 503 while requests are still served, then it stops', async () => {
+    const s = launchServerProcess({ DATABASE_URL: 'memory:', CAL_DRAIN_DELAY_MS: '4000' });
+    const base = await s.listening;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = performance.now();
+    s.child.kill('SIGTERM');
+    // The signal is handled asynchronously: readiness turns within a moment.
+    let ready: Response;
+    do ready = await fetch(`${base}/readyz`);
+    while (ready.status === 200 && performance.now() - signalled < 3_000);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'draining', database: 'pglite-memory' });
+    // A load balancer still sending requests meanwhile gets answers, not refused connections.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/wp-json/cal/events/v1/events`)).status).toBe(200);
+    expect(await s.exited).toBe(0);
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(4_000);
+    expect(s.stdout()).toContain('draining: /readyz answers 503');
+  }, START_BUDGET_MS);
+
   it('npm start runs the compiled server as its direct child, and SIGTERM to npm stops it gracefully', async () => {
     const npm = launchServerProcess({ DATABASE_URL: 'memory:' }, ['npm', 'start', '--silent']);
     const { child, exited } = npm;
