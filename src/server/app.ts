@@ -28,6 +28,7 @@ import { useGraphQL } from './middleware/graphql.ts';
 import { useSurrogateKeys } from './middleware/surrogate-keys.ts';
 import { usePurgeSettled } from './middleware/purge-settled.ts';
 import { createPurger } from './purge.ts';
+import { LiveStreams } from './live-streams.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL), the pages and the REST facade over one
@@ -99,7 +100,8 @@ export function buildApp({
   app.use(useGraphQLCors('/graphql', config.corsOrigins));
   app.use(useGraphQLBodyLimit('/graphql', config.bodyLimit));
   app.use(useGraphQLAuthAnswers('/graphql'));
-  app.use(useGraphQL('/graphql', yoga));
+  const streams = new LiveStreams();
+  app.use(useGraphQL('/graphql', yoga, streams));
 
   // One REST facade: served over HTTP below, and called in-process by the pages and feeds.
   // The REST form of records anonymous list pages showed, as exact as the response cache.
@@ -111,5 +113,5 @@ export function buildApp({
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
   /** Stopping soon: `/readyz` answers 503 from now on, while requests are still served. */
   const drain = () => void (draining = true);
-  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, purger, drain };
+  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, streams, purger, drain };
 }

@@ -60,7 +60,7 @@ logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
 // Needed by any cache that keeps read results: the response cache, or the presented records alone.
 const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
-const { app, cache, changes: bus, websockets, purger, drain } = buildApp({ config, db, logger, changes, generation });
+const { app, cache, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(
   () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
@@ -96,9 +96,13 @@ async function shutdown(signal: string) {
     server.closeAllConnections();
   }, config.shutdownTimeoutMs);
   timer.unref();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // Subscriptions last as long as their clients: ended now, their clients reconnect elsewhere.
   await websockets.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const broken = streams.breakAll();
+  if (broken) logger.info({ streams: broken }, 'subscriptions over SSE ended; their clients reconnect');
+  await closed;
   await closeThrottle();
   await purger?.close();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));

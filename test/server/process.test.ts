@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { subscribeSse } from '../helpers/sse.ts';
 
 afterEach(stopServerProcesses);
 
@@ -57,6 +58,22 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     expect(await s.exited).toBe(0);
     expect(performance.now() - signalled).toBeGreaterThanOrEqual(4_000);
     expect(s.stdout()).toContain('draining: /readyz answers 503');
+  }, START_BUDGET_MS);
+
+  it('ends subscriptions over SSE on SIGTERM instead of waiting the shutdown timeout for them', async () => {
+    const s = launchServerProcess({ DATABASE_URL: 'memory:', CAL_SHUTDOWN_TIMEOUT_MS: '120000' });
+    const base = await s.listening;
+    const sub = await subscribeSse(base, 'subscription { eventChanged { action } }');
+    try {
+      const signalled = performance.now();
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      // Before, the open stream held the process for the whole timeout (here 120 s).
+      expect(performance.now() - signalled).toBeLessThan(60_000);
+      expect(s.stdout()).toContain('subscriptions over SSE ended');
+    } finally {
+      sub.close();
+    }
   }, START_BUDGET_MS);
 
   it('npm start runs the compiled server as its direct child, and SIGTERM to npm stops it gracefully', async () => {
