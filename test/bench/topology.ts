@@ -12,7 +12,8 @@
  * It prints, per fault: errors seen by readers and writers, how long until the service answered
  * normally again, acknowledged writes missing afterwards, stale reads at the edge after recovery,
  * subscription events missed and whether subscribers reconnected. It exits 1 on a lost
- * acknowledged write, a stale read after recovery or a fault the service did not recover from.
+ * acknowledged write, a stale read after recovery, a fault the service did not recover from, or a
+ * subscription the server ended (clients do not subscribe again by themselves).
  *
  *   npm run topology                 ~4 minutes
  *   npm run topology -- --short      ~1.5 minutes (CI: .ci/run)
@@ -276,6 +277,8 @@ interface Delivery {
   longestAwayMs: number;
   /** Subscribers that received changes written after the fault was over. */
   resumed: number;
+  /** Subscriptions the server ended (clients do not resume those by themselves). */
+  ended: string[];
 }
 
 interface AckedWrite {
@@ -298,8 +301,9 @@ function ackedWrites(load: Load, hot: Hot[], from: number, to: number): AckedWri
 }
 
 function delivery(subs: Subscriber[], writes: AckedWrite[], from: number, to: number, restoredAt: number): Delivery {
-  const d: Delivery = { missed: 0, whileAway: 0, drops: 0, reconnected: 0, longestAwayMs: 0, resumed: 0 };
+  const d: Delivery = { missed: 0, whileAway: 0, drops: 0, reconnected: 0, longestAwayMs: 0, resumed: 0, ended: [] };
   for (const s of subs) {
+    for (const e of s.ended) if (e.at >= from && e.at < to) d.ended.push(`${s.name}: ${e.reason}`);
     for (const w of writes) {
       const connected = s.spans.some((span) => span.from <= w.start && (span.to === null || span.to >= w.at + DELIVERY_MS));
       const got = s.received.some((r) => r.at >= w.start && w.shows(r.title));
@@ -387,7 +391,9 @@ async function phase(name: string, c: Cluster, load: Load, hot: Hot[], subs: Sub
 function errorSummary(requests: Request[]): string {
   const failed = requests.filter((r) => !r.ok);
   const byStatus = new Map<string, number>();
-  for (const r of failed) byStatus.set(r.status ? String(r.status) : 'no answer', (byStatus.get(r.status ? String(r.status) : 'no answer') ?? 0) + 1);
+  // A GraphQL mutation that failed is answered 200 with errors.
+  const label = (r: Request) => (r.status === 200 ? 'GraphQL error' : r.status ? String(r.status) : 'no answer');
+  for (const r of failed) byStatus.set(label(r), (byStatus.get(label(r)) ?? 0) + 1);
   return `${failed.length}/${requests.length}${failed.length ? ` (${[...byStatus].map(([s, n]) => `${s}×${n}`).join(', ')})` : ''}`;
 }
 
@@ -395,7 +401,8 @@ function report(rows: Row[]): string {
   const header = ['fault', 'read errors', 'write errors', 'piece back after', 'normal again after', 'lost acked writes', 'stale after recovery', 'sub events missed', 'subscribers reconnected'];
   const lines = rows.map((r) => {
     const d = r.delivery;
-    const reconnect = d.drops === 0 ? `none dropped; ${d.resumed}/${r.subscribers} delivering` : `${d.reconnected}/${d.drops} drops, ≤ ${seconds(d.longestAwayMs)}; ${d.resumed}/${r.subscribers} delivering`;
+    const drops = d.drops === 0 ? 'none dropped' : `${d.reconnected}/${d.drops} drops, ≤ ${seconds(d.longestAwayMs)}`;
+    const reconnect = `${drops}; ${d.resumed}/${r.subscribers} delivering${d.ended.length ? `; ${d.ended.length} ENDED by the server` : ''}`;
     return [
       r.fault,
       errorSummary(r.reads),
@@ -491,15 +498,15 @@ async function main(): Promise<number> {
   const during = rows.reduce((n, r) => n + r.staleDuring, 0);
   if (during) console.log(`stale reads during faults, before recovery: ${during}`);
   for (const r of rows) for (const line of [...r.lost.map((l) => `LOST ${l}`), ...r.staleAfter.map((s) => `STALE ${s}`)]) console.log(`${r.fault}: ${line}`);
-  for (const s of subs) if (s.errors.length) console.log(`${s.name}: client errors: ${[...new Set(s.errors)].join('; ')}`);
+  for (const r of rows) for (const e of r.delivery.ended) console.log(`${r.fault}: subscription ENDED ${e}`);
 
-  const failed = rows.filter((r) => r.lost.length || r.staleAfter.length || r.recoveredMs === null);
+  const failed = rows.filter((r) => r.lost.length || r.staleAfter.length || r.recoveredMs === null || r.delivery.ended.length);
   if (failed.length) {
     console.log(`\nFAILED: ${failed.map((r) => r.fault).join(', ')}`);
     for (const [i, inst] of c.instances.entries()) console.log(`--- instance ${i + 1}, last output:\n${inst.output().split('\n').slice(-20).join('\n')}`);
     return 1;
   }
-  console.log('\nok: no acknowledged write lost, no stale read at the edge after recovery, every fault recovered from');
+  console.log('\nok: no acknowledged write lost, no stale read at the edge after recovery, every fault recovered from, no subscription ended by the server');
   return 0;
 }
 

@@ -381,52 +381,51 @@ describe('purges (src/server/purge.ts)', { timeout: 300_000 }, () => {
 
   it('go to every cache in front when CAL_PURGE_URL lists several', async () => {
     const recorder = await purgeRecorder();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
-    let dropDatabase: (() => Promise<void>) | undefined;
-    const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: `${recorder.base}/edge-1, ${recorder.base}/edge-2` };
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      env.DATABASE_URL = db.url;
-      dropDatabase = db.drop;
-    } else env.CAL_DATA_DIR = dataDir;
     try {
-      const server = await startServerProcess(env);
-      const event = await write(server.base, `${NS}/events`, eventBody('Purged twice'));
-      // Answered once both caches acknowledged.
-      for (const edge of ['/edge-1', '/edge-2']) {
-        expect(recorder.received.filter((r) => r.path === edge).flatMap((r) => r.keys), edge).toEqual(expect.arrayContaining([`event-${event.id}`, 'events-list']));
-      }
+      await withPurgingServer(`${recorder.base}/edge-1, ${recorder.base}/edge-2`, async (server) => {
+        const event = await write(server.base, `${NS}/events`, eventBody('Purged twice'));
+        // Answered once both caches acknowledged.
+        for (const edge of ['/edge-1', '/edge-2']) {
+          expect(recorder.received.filter((r) => r.path === edge).flatMap((r) => r.keys), edge).toEqual(expect.arrayContaining([`event-${event.id}`, 'events-list']));
+        }
+      });
     } finally {
-      stopServerProcesses();
       await recorder.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await dropDatabase?.().catch(() => {});
     }
   });
 
   it('a proxy refusing purges never fails a write, and the failure is logged once', async () => {
     const recorder = await purgeRecorder(503);
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
-    let dropDatabase: (() => Promise<void>) | undefined;
-    const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: `${recorder.base}/` };
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      env.DATABASE_URL = db.url;
-      dropDatabase = db.drop;
-    } else env.CAL_DATA_DIR = dataDir;
     try {
-      const server = await startServerProcess(env);
-      const first = await write(server.base, `${NS}/events`, eventBody('Despite the proxy'));
-      await write(server.base, `${NS}/events/${first.id}`, { title: 'Still despite the proxy' });
-      await recorder.purged('/', `event-${first.id}`);
-      // Retried, then reported once for the outage.
-      await expect.poll(() => server.stdout().match(/purge: the reverse proxy refused/g)?.length ?? 0).toBe(1);
-      expect(recorder.received.length).toBeGreaterThan(1);
+      await withPurgingServer(`${recorder.base}/`, async (server) => {
+        const first = await write(server.base, `${NS}/events`, eventBody('Despite the proxy'));
+        await write(server.base, `${NS}/events/${first.id}`, { title: 'Still despite the proxy' });
+        await recorder.purged('/', `event-${first.id}`);
+        // Retried, then reported once for the outage.
+        await expect.poll(() => server.stdout().match(/purge: the reverse proxy refused/g)?.length ?? 0).toBe(1);
+        expect(recorder.received.length).toBeGreaterThan(1);
+      });
     } finally {
-      stopServerProcesses();
       await recorder.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await dropDatabase?.().catch(() => {});
     }
   });
 });
+
+/** A server process purging `purgeUrl`, on a database of its own (PostgreSQL on that project, else embedded), stopped and its database removed after `use`. */
+async function withPurgingServer(purgeUrl: string, use: (server: ServerProcess) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: purgeUrl };
+  if (onPostgres) {
+    const db = await createPostgresDatabase();
+    env.DATABASE_URL = db.url;
+    dropDatabase = db.drop;
+  } else env.CAL_DATA_DIR = dataDir;
+  try {
+    await use(await startServerProcess(env));
+  } finally {
+    stopServerProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase?.().catch(() => {});
+  }
+}
