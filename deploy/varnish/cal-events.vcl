@@ -2,31 +2,50 @@ vcl 4.1;
 
 # cal-events behind Varnish 7.1 with the xkey vmod (Debian: varnish, varnish-modules).
 #
+# - The instances are listed in backends.vcl, beside this file: a round-robin director (`cal`) over
+#   them, each probed on /readyz (below). An instance that is draining (SIGTERM with
+#   CAL_DRAIN_DELAY_MS) or has lost its database answers 503 there and leaves the rotation until it
+#   answers 200 again; a killed one fails its probes. When no instance is ready, cached answers are
+#   still served and everything else gets a 503.
+# - A read whose instance died under it (connection refused or reset, no answer) is sent again to
+#   the next instance; a write is not (it may have been committed): its client sees the 503.
 # - Anonymous GET/HEAD reads are cached for as long as the application's `s-maxage` says
 #   (CAL_HTTP_S_MAXAGE_S; 3600 by default when CAL_PURGE_URL is set). Only answers the
 #   application marked shareable are kept: 200, `Cache-Control` with `s-maxage`, not private or
 #   no-store, no Set-Cookie. Everything else (errors, signed-in answers, streams) is passed.
 # - Requests with credentials (Authorization, sign-in cookies), `?password=` reads, event streams
 #   and non-GET methods are passed to the application and never shared.
-# - Every committed change makes the application send `PURGE` with `xkey: event-12 events-list …`
-#   (CAL_PURGE_URL=http://this-varnish:6081/): each cached answer that named one of those keys in
-#   its `xkey` header is dropped at once. Only addresses in the `purgers` ACL may purge.
+# - Every committed change makes the instance that committed it send `PURGE` with
+#   `xkey: event-12 events-list …` (CAL_PURGE_URL=http://this-varnish:6081/; several caches in front:
+#   a comma-separated list): each cached answer that named one of those keys in its `xkey` header is
+#   dropped at once, whichever instance computed it. Only addresses in the `purgers` ACL may purge:
+#   list every application host there.
 # - `Vary: Accept-Encoding` is honoured through Varnish's own gzip handling: requests are
 #   normalized to gzip or identity, the gzip answer is stored once and un-gzipped for clients that
 #   do not take gzip.
+# - WebSocket upgrades (GraphQL over WebSocket) are piped to an instance.
 #
-# Adapt the backend address and the purgers ACL (your application hosts) to your deployment.
+# Adapt backends.vcl (your instances) and the purgers ACL (your application hosts) to your
+# deployment; docs/topology.md describes the whole and how it behaves when a part fails.
 
 import std;
 import xkey;
+import directors;
 
-backend default {
-    .host = "127.0.0.1";
-    .port = "8080";
-    .connect_timeout = 2s;
-    .first_byte_timeout = 60s;
-    .between_bytes_timeout = 60s;
+# Readiness, every second: 3 good answers out of the last 5 keep an instance in the rotation, so a
+# killed or draining instance is out within ~3 s and one slow answer on a busy machine does not
+# flap it. `.initial` = threshold: after a restart of Varnish the instances serve at once.
+probe cal_ready {
+    .url = "/readyz";
+    .interval = 1s;
+    .timeout = 2s;
+    .window = 5;
+    .threshold = 3;
+    .initial = 3;
 }
+
+# The instances and the director `cal` over them.
+include "./backends.vcl";
 
 # Who may purge: this host, plus the application servers' addresses (add them here).
 acl purgers {
@@ -36,6 +55,7 @@ acl purgers {
 }
 
 sub vcl_recv {
+    set req.backend_hint = cal.backend();
     if (req.method == "PURGE") {
         if (client.ip !~ purgers) {
             return (synth(403, "Forbidden"));
@@ -64,6 +84,23 @@ sub vcl_recv {
     # Anonymous answers depend on no cookie: dropped, so that everyone shares them.
     unset req.http.Cookie;
     return (hash);
+}
+
+sub vcl_pipe {
+    # Varnish closes piped connections after one request unless told otherwise: a WebSocket keeps
+    # its upgrade.
+    if (req.http.Upgrade) {
+        set bereq.http.Upgrade = req.http.Upgrade;
+        set bereq.http.Connection = req.http.Connection;
+    }
+}
+
+sub vcl_backend_error {
+    # No answer from the instance (killed, restarting, not yet out of the rotation): a read goes to
+    # the next one. Writes are not retried: one that reached the instance may have been committed.
+    if ((bereq.method == "GET" || bereq.method == "HEAD") && bereq.retries < 2) {
+        return (retry);
+    }
 }
 
 sub vcl_backend_response {

@@ -2,6 +2,7 @@ import type { Context } from '../../src/services/context.ts';
 import { filter as filterStream, map, pipe } from 'graphql-yoga';
 import { CHANGE_ACTIONS, changeStream, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
+import { retryRead } from '../../src/services/retry.ts';
 import type { ObjectFieldThunk } from '@pothos/core';
 import { builder } from '../builder.ts';
 import { EventCategoryRef } from './event-category.ts';
@@ -56,7 +57,9 @@ function deliveries<Row>(
   const judge = async (change: Change): Promise<Delivery<Row> | null> => {
     const couldRead = change.before ? viewerCanRead(ctx, change.before) : !isPost(kind);
     if (change.action === 'DELETED') return couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
-    const record = await load(change.id);
+    // A failure here ends the subscription (the stream itself throws), and clients do not resubscribe
+    // by themselves: a database restarting under it is waited for; later changes queue meanwhile.
+    const record = await retryRead(() => load(change.id));
     if (record) return { action: change.action, id: change.id, record };
     return change.before && couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
   };

@@ -338,12 +338,12 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
-    const { imageImport, site, purgeUrl } = loadConfig(io.env);
+    const { imageImport, site, purgeUrls } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
     // Its writes purge the shared cache in front too (CAL_PURGE_URL), as a server's do.
     const changes = createLocalChangeBus();
-    const purger = purgeUrl ? createPurger({ url: purgeUrl, logger: { warn: (_o, m) => io.err(`cal: ${m}`), info: () => {} }, repeatAfterMs: 0, autoFlush: false }) : null;
+    const purger = purgeUrls.length ? createPurger({ urls: purgeUrls, logger: { warn: (_o, m) => io.err(`cal: ${m}`), info: () => {} }, repeatAfterMs: 0, autoFlush: false }) : null;
     if (purger) changes.onPublish(purger.hook);
     const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport, changes });
     try {

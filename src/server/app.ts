@@ -28,6 +28,7 @@ import { useGraphQL } from './middleware/graphql.ts';
 import { useSurrogateKeys } from './middleware/surrogate-keys.ts';
 import { usePurgeSettled } from './middleware/purge-settled.ts';
 import { createPurger } from './purge.ts';
+import { LiveStreams } from './live-streams.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL), the pages and the REST facade over one
@@ -67,7 +68,7 @@ export function buildApp({
   const bus = changes ?? processChangeBus;
   cache.follow(bus);
   // The shared HTTP cache in front: the changes this process commits purge the keys they affect.
-  const purger = config.purgeUrl ? createPurger({ url: config.purgeUrl, logger }) : null;
+  const purger = config.purgeUrls.length ? createPurger({ urls: config.purgeUrls, logger }) : null;
   if (purger) bus.onPublish(purger.hook);
   // The final bytes of anonymous reads, valid as long as the response cache's generation is.
   const bytes =
@@ -84,7 +85,8 @@ export function buildApp({
   app.use(useCompression());
   app.use(useHealth());
   app.use(useSecurityHeaders());
-  app.use(useReadiness(db));
+  let draining = false;
+  app.use(useReadiness(db, () => draining));
   app.use(graphiqlAssets);
   // Image files kept by this service, public as WordPress's uploads (no sign-in read).
   app.use(uploadsMiddleware(db, { uploadsDir: config.imageImport.uploadsDir, siteUrl: config.siteUrl }));
@@ -98,7 +100,8 @@ export function buildApp({
   app.use(useGraphQLCors('/graphql', config.corsOrigins));
   app.use(useGraphQLBodyLimit('/graphql', config.bodyLimit));
   app.use(useGraphQLAuthAnswers('/graphql'));
-  app.use(useGraphQL('/graphql', yoga));
+  const streams = new LiveStreams();
+  app.use(useGraphQL('/graphql', yoga, streams));
 
   // One REST facade: served over HTTP below, and called in-process by the pages and feeds.
   // The REST form of records anonymous list pages showed, as exact as the response cache.
@@ -108,5 +111,7 @@ export function buildApp({
   app.use(createRestMiddleware(rest));
   // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
-  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, purger };
+  /** Stopping soon: `/readyz` answers 503 from now on, while requests are still served. */
+  const drain = () => void (draining = true);
+  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, streams, purger, drain };
 }

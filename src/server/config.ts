@@ -114,7 +114,12 @@ const schema = z.object({
   CAL_PRESENTED_MAX_MB: positiveInt.max(65_536).default(16),
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
   CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
-  CAL_PURGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CAL_PURGE_URL: z
+    .string()
+    .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/ })))
+    .optional(),
+  CAL_DRAIN_DELAY_MS: nonNegativeInt.max(600_000).default(0),
   CAL_SITE_TITLE: z.string().trim().min(1).max(100).optional(),
   CAL_SITE_LOGO_URL: siteLink.optional(),
   CAL_SITE_NAV: siteNav.optional(),
@@ -136,6 +141,11 @@ export interface Config {
   /** Image downloads (`image` given by URL): CAL_ALLOW_PRIVATE_IMAGE_URLS lifts the private-network guard. */
   imageImport: ImageImportOptions;
   shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long `/readyz` answers 503 (draining) while requests are still served,
+   * before the listener closes: a load balancer probing it stops sending new requests first.
+   */
+  drainDelayMs: number;
   /** Change bus over Redis pub/sub when set (src/services/changes.ts). */
   redisUrl: string | undefined;
   /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
@@ -169,8 +179,8 @@ export interface Config {
    * (not sent) without it.
    */
   httpSharedMaxAgeS: number;
-  /** Reverse proxy that committed changes purge by surrogate key (src/server/purge.ts). */
-  purgeUrl: string | undefined;
+  /** Reverse proxies (shared caches in front) that committed changes purge by surrogate key (src/server/purge.ts); empty: none. */
+  purgeUrls: string[];
   /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
   trustedDocuments: TrustedDocuments | null;
   /** CAL_SITE_TITLE, CAL_SITE_LOGO_URL, CAL_SITE_NAV, CAL_SITE_STYLESHEET. */
@@ -248,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CAL_TRUST_PROXY,
     imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: e.CAL_ALLOW_PRIVATE_IMAGE_URLS, uploadsDir: e.CAL_UPLOADS_DIR },
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
+    drainDelayMs: e.CAL_DRAIN_DELAY_MS,
     graphql: {
       maxDepth: e.CAL_GRAPHQL_MAX_DEPTH,
       maxAliases: e.CAL_GRAPHQL_MAX_ALIASES,
@@ -271,8 +282,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     byteCache: { ttlS: e.CAL_CACHE_TTL_S > 0 ? e.CAL_BYTE_CACHE_TTL_S : 0, maxBytes: e.CAL_BYTE_CACHE_MAX_MB * 1024 * 1024 },
     presented: { ttlS: e.CAL_PRESENTED_TTL_S, maxBytes: e.CAL_PRESENTED_MAX_MB * 1024 * 1024 },
     httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
-    httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL ? 3_600 : 0),
-    purgeUrl: e.CAL_PURGE_URL,
+    httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL?.length ? 3_600 : 0),
+    purgeUrls: e.CAL_PURGE_URL ?? [],
     redisUrl: e.REDIS_URL,
     changesChannel: e.CAL_CHANGES_CHANNEL,
     site: {

@@ -60,7 +60,7 @@ logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
 // Needed by any cache that keeps read results: the response cache, or the presented records alone.
 const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
-const { app, cache, changes: bus, websockets, purger } = buildApp({ config, db, logger, changes, generation });
+const { app, cache, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward (issue 13).
 const stopHorizonTimer = startHorizonTimer(
   () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
@@ -83,15 +83,26 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   stopHorizonTimer();
+  if (config.drainDelayMs > 0) {
+    // Out of the load balancer's rotation first (its probe of /readyz fails), still serving
+    // whatever it sends meanwhile; then the listener closes.
+    drain();
+    logger.info({ signal, drainDelayMs: config.drainDelayMs }, 'draining: /readyz answers 503, requests are still served');
+    await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+  }
   logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
   const timer = setTimeout(() => {
     logger.warn('in-flight requests did not finish in time; closing connections');
     server.closeAllConnections();
   }, config.shutdownTimeoutMs);
   timer.unref();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // Subscriptions last as long as their clients: ended now, their clients reconnect elsewhere.
   await websockets.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const broken = streams.breakAll();
+  if (broken) logger.info({ streams: broken }, 'subscriptions over SSE ended; their clients reconnect');
+  await closed;
   await closeThrottle();
   await purger?.close();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));

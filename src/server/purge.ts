@@ -12,8 +12,8 @@ export interface PurgeLogger {
 }
 
 /**
- * Purges of the shared HTTP cache in front (`CAL_PURGE_URL`, e.g. Varnish with the xkey vmod:
- * deploy/varnish/): the change bus's publish hook (src/services/changes.ts) of the process that
+ * Purges of the shared HTTP caches in front (`CAL_PURGE_URL`, e.g. Varnish with the xkey vmod:
+ * deploy/varnish/; several caches: each gets every purge): the change bus's publish hook (src/services/changes.ts) of the process that
  * committed the change hands each change here; the keys it affects (src/domain/surrogate-keys.ts:
  * the record's key and its kind's list family — responses that contain the record carry its key,
  * lists carry the family) are sent as one `PURGE` request with an `xkey: k1 k2 …` header per
@@ -26,13 +26,13 @@ export interface PurgeLogger {
  * more `repeatAfterMs` later: a read that started before the commit and reached the proxy after
  * the first purge would otherwise keep the old answer until `s-maxage`.
  *
- * A failed purge never fails the write: it is retried briefly, then logged — once per outage, not
- * once per write — and the outage's end is logged too.
+ * A failed purge never fails the write: it is retried briefly, then logged — once per outage of
+ * each cache, not once per write — and the outage's end is logged too.
  */
 export type Purger = ReturnType<typeof createPurger>;
 
 export function createPurger(opts: {
-  url: string;
+  urls: readonly string[];
   logger: PurgeLogger;
   repeatAfterMs?: number;
   /** false: changes only collect their keys until `settled` (a CLI import purges once, at its end). */
@@ -41,18 +41,18 @@ export function createPurger(opts: {
   const repeatAfterMs = opts.repeatAfterMs ?? 2_000;
   let pending = new Set<string>();
   let scheduled = false;
-  let failing = false;
+  /** Caches whose last purge failed (their outage is logged once). */
+  const failing = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
 
-  const purgeOnce = async (header: string): Promise<void> => {
+  const purgeOnce = async (url: string, header: string): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await fetch(opts.url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
+        const res = await fetch(url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
         await res.body?.cancel();
         if (res.ok) {
-          if (failing) opts.logger.info({ url: opts.url }, 'purge: the reverse proxy accepts purges again');
-          failing = false;
+          if (failing.delete(url)) opts.logger.info({ url }, 'purge: the reverse proxy accepts purges again');
           return;
         }
         throw new Error(`HTTP ${res.status}`);
@@ -62,8 +62,8 @@ export function createPurger(opts: {
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
         }
-        if (!failing) opts.logger.warn({ err, url: opts.url, keys: header }, 'purge: the reverse proxy refused or is unreachable; it serves cached answers until s-maxage');
-        failing = true;
+        if (!failing.has(url)) opts.logger.warn({ err, url, keys: header }, 'purge: the reverse proxy refused or is unreachable; it serves cached answers until s-maxage');
+        failing.add(url);
         return;
       }
     }
@@ -75,7 +75,7 @@ export function createPurger(opts: {
   };
 
   const purge = (keys: readonly string[]) => {
-    for (const header of chunks(keys)) track(purgeOnce(header));
+    for (const header of chunks(keys)) for (const url of opts.urls) track(purgeOnce(url, header));
   };
 
   const flush = () => {

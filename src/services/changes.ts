@@ -159,6 +159,9 @@ export async function openChangeBus(opts: { redisUrl?: string; databaseUrl?: str
   return createLocalChangeBus();
 }
 
+/** How long a publish may wait for Redis's reply before it is reported as failed. */
+const PUBLISH_TIMEOUT_MS = 5_000;
+
 async function redisBus(url: string, channel: string, logger: BusLogger): Promise<ChangeBus> {
   // Commands fail at once while Redis is away (redis-client.ts): a publish never waits, and a
   // change published then is dropped (counted, reported when the connection is back) instead of
@@ -168,7 +171,10 @@ async function redisBus(url: string, channel: string, logger: BusLogger): Promis
   const options = redisOptions({ lazyConnect: true, connectTimeout: 5_000 });
   // Loaded only with REDIS_URL set: ioredis costs a process ~20 MB and start time.
   const { Redis } = await import('ioredis');
-  const publisher = new Redis(url, options);
+  // No request awaits a publish, so the short command timeout that keeps requests prompt buys
+  // nothing here; on a busy machine it only turned late replies into "publish failed" errors
+  // (the PUBLISH had been sent, and was delivered).
+  const publisher = new Redis(url, { ...options, commandTimeout: PUBLISH_TIMEOUT_MS });
   const subscriber = new Redis(url, options);
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);

@@ -38,6 +38,15 @@ export function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, a
   return retryWhile(write, vanished, attempts, () => 0);
 }
 
+/**
+ * Runs a read again while it fails, to ride out a database that restarts or is briefly out of
+ * reach: up to `attempts` runs, pausing 250 ms, 500 ms, 1 s, then 2 s between them (~6 s in all by
+ * default). For reads whose failure would cost more than a late answer (a live subscription).
+ */
+export function retryRead<T>(read: () => Promise<T>, attempts = 6): Promise<T> {
+  return retryWhile(read, () => true, attempts, (attempt) => 250 * 2 ** Math.min(attempt - 1, 3));
+}
+
 /** Runs `write` up to `attempts` times while it fails with an error `retryable` accepts, pausing `pauseMs(attempt)` between runs. */
 async function retryWhile<T>(write: () => Promise<T>, retryable: (error: unknown) => boolean, attempts: number, pauseMs: (attempt: number) => number): Promise<T> {
   for (let attempt = 1; ; attempt++) {

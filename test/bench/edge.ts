@@ -24,7 +24,8 @@ import pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
 import { killChildren, startChild } from './process.ts';
 import { seedUrl } from './seed.ts';
-import { freePort, startVarnish, varnishMissing } from '../helpers/varnish.ts';
+import { freePort } from '../helpers/process.ts';
+import { startVarnish, varnishMissing } from '../helpers/varnish.ts';
 
 const env = process.env;
 const EVENTS = Number(env.BENCH_EDGE_EVENTS ?? 1000);

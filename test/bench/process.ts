@@ -5,23 +5,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/process.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PRELOAD = path.join(ROOT, 'test/bench/sql-count-preload.mjs');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident set size of a process in bytes (VmRSS), or null once it is gone. */
 export function readRss(pid: number): number | null {
@@ -99,6 +88,8 @@ export interface Child {
   /** process.memoryUsage() of the child (server with the preload only). */
   memory(): Promise<NodeJS.MemoryUsage | null>;
   stop(): Promise<void>;
+  /** SIGKILL, resolved once it is gone. */
+  kill(): Promise<void>;
   output(): string;
 }
 
@@ -114,6 +105,8 @@ export interface StartOptions {
   sqlPreload?: boolean;
   readyPath?: string;
   label: string;
+  /** Port to listen on (default: a free one). */
+  port?: number;
 }
 
 const children = new Set<ChildProcess>();
@@ -147,7 +140,7 @@ export function npmStartLaunch(root = ROOT): { env: Record<string, string>; flag
 }
 
 export async function startChild(opts: StartOptions): Promise<Child> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const loader = opts.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const launch = opts.script === SERVER ? npmStartLaunch(opts.root) : { env: {}, flags: [] };
   const args = [...launch.flags, ...(opts.nodeFlags ?? []), ...loader, ...(opts.sqlPreload ? ['--import', PRELOAD] : []), path.join(opts.root ?? ROOT, opts.script)];
@@ -238,6 +231,11 @@ export async function startChild(opts: StartOptions): Promise<Child> {
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exit;
       clearTimeout(timer);
+    },
+    async kill() {
+      if (exited !== null) return;
+      child.kill('SIGKILL');
+      await exit;
     },
     output: () => log,
   };

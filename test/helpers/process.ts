@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -20,6 +21,15 @@ export interface LaunchedServer {
 
 export interface ServerProcess extends Omit<LaunchedServer, 'listening'> {
   base: string;
+}
+
+/** A loopback port free at the time of asking. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 const launched = new Set<ChildProcess>();

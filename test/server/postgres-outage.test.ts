@@ -5,10 +5,13 @@
  * (`pg_terminate_backend`). Expected: /readyz 503 while /healthz stays 200, requests answer at once
  * in the API's error shapes without internals, and everything works again once it is back.
  */
+import net from 'node:net';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
-import { startServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { freePort, startServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { subscribeSse } from '../helpers/sse.ts';
 
 afterAll(stopServerProcesses);
 
@@ -61,6 +64,91 @@ describe.runIf(testBackend === 'postgres')('PostgreSQL outage', () => {
       expect(await (await graphql()).json()).toEqual({ data: { events: { totalCount: 0 } } });
     } finally {
       stopServerProcesses();
+      await new Promise((r) => setTimeout(r, 300));
+      await db.drop();
+    }
+  }, 180_000);
+});
+
+/**
+ * A TCP relay to PostgreSQL that can be cut (every connection through it dropped, new ones refused)
+ * and restored: one process loses its database while another, connected directly, keeps it.
+ */
+async function relay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let cut = false;
+  const server = net.createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      sockets.add(a);
+      a.on('error', () => b.destroy());
+      a.on('close', () => (sockets.delete(a), b.destroy()));
+      a.pipe(b);
+    }
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: (database: string) => Object.assign(new URL(database), { host: `127.0.0.1:${port}` }).href,
+    cut: () => {
+      cut = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore: () => void (cut = false),
+    close: () => new Promise((resolve) => (cut = true, sockets.forEach((s) => s.destroy()), server.close(resolve))),
+  };
+}
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+async function redisAvailable(): Promise<boolean> {
+  const client = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => {});
+  return client.connect().then(
+    () => (client.disconnect(), true),
+    () => (client.disconnect(), false),
+  );
+}
+
+describe.runIf(testBackend === 'postgres')('PostgreSQL outage under a subscription', () => {
+  it('a subscriber keeps its subscription while its process loses the database for a moment', async (t) => {
+    if (!(await redisAvailable())) return t.skip(`no Redis at ${redisUrl} (TEST_REDIS_URL) for the change bus`);
+    const db = await createPostgresDatabase();
+    const target = new URL(db.url);
+    const link = await relay(target);
+    const env = { CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass', REDIS_URL: redisUrl, CAL_CHANGES_CHANNEL: `cal_outage_sub_${process.pid}` };
+    try {
+      // A writes on the database directly; B, whose subscriber listens, reaches it through the relay.
+      const a = await startServerProcess({ ...env, DATABASE_URL: db.url });
+      const b = await startServerProcess({ ...env, DATABASE_URL: link.url(db.url) });
+      const sub = await subscribeSse(b.base, 'subscription { eventChanged { action event { title } } }');
+      const write = async (title: string) => {
+        const res = await fetch(`${a.base}/wp-json/cal/events/v1/events`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ title, start_date: '2030-03-01 19:00:00', end_date: '2030-03-01 21:00:00', status: 'publish' }),
+        });
+        expect(res.status).toBe(201);
+      };
+      const titleOf = (payload: any) => payload.data?.eventChanged?.event?.title ?? JSON.stringify(payload);
+      try {
+        await write('Before');
+        expect(titleOf(await sub.next(10_000))).toBe('Before');
+        // B cannot read the changed record for a moment (a database restarting under it).
+        link.cut();
+        await write('During');
+        await new Promise((r) => setTimeout(r, 1_500));
+        link.restore();
+        await write('After');
+        // The same stream goes on: the change written meanwhile arrives late, then the next one.
+        expect(titleOf(await sub.next(20_000))).toBe('During');
+        expect(titleOf(await sub.next(10_000))).toBe('After');
+      } finally {
+        sub.close();
+      }
+    } finally {
+      stopServerProcesses();
+      await link.close();
       await new Promise((r) => setTimeout(r, 300));
       await db.drop();
     }

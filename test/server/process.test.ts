@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { subscribeSse } from '../helpers/sse.ts';
 
 afterEach(stopServerProcesses);
 
@@ -36,6 +37,42 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
       expect(s.stdout()).toContain('"msg":"stopped"');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, START_BUDGET_MS);
+
+  it('drains on SIGTERM with CAL_DRAIN_DELAY_MS: /readyz answers 503 while requests are still served, then it stops', async () => {
+    const s = launchServerProcess({ DATABASE_URL: 'memory:', CAL_DRAIN_DELAY_MS: '4000' });
+    const base = await s.listening;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = performance.now();
+    s.child.kill('SIGTERM');
+    // The signal is handled asynchronously: readiness turns within a moment.
+    let ready: Response;
+    do ready = await fetch(`${base}/readyz`);
+    while (ready.status === 200 && performance.now() - signalled < 3_000);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'draining', database: 'pglite-memory' });
+    // A load balancer still sending requests meanwhile gets answers, not refused connections.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/wp-json/cal/events/v1/events`)).status).toBe(200);
+    expect(await s.exited).toBe(0);
+    expect(performance.now() - signalled).toBeGreaterThanOrEqual(4_000);
+    expect(s.stdout()).toContain('draining: /readyz answers 503');
+  }, START_BUDGET_MS);
+
+  it('ends subscriptions over SSE on SIGTERM instead of waiting the shutdown timeout for them', async () => {
+    const s = launchServerProcess({ DATABASE_URL: 'memory:', CAL_SHUTDOWN_TIMEOUT_MS: '120000' });
+    const base = await s.listening;
+    const sub = await subscribeSse(base, 'subscription { eventChanged { action } }');
+    try {
+      const signalled = performance.now();
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+      // Before, the open stream held the process for the whole timeout (here 120 s).
+      expect(performance.now() - signalled).toBeLessThan(60_000);
+      expect(s.stdout()).toContain('subscriptions over SSE ended');
+    } finally {
+      sub.close();
     }
   }, START_BUDGET_MS);
 

@@ -6,21 +6,21 @@
  * locally, and that after Redis comes back on the same port the shared counters and the change
  * bus work again. It prints the latencies (Redis up / Redis down) for the record.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
-import { startServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { freePort, startServerProcess, stopServerProcesses } from '../helpers/process.ts';
+import { killRedis, redisServerMissing, startRedis } from '../helpers/redis-server.ts';
 import { subscribeSse } from '../helpers/sse.ts';
 
-const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-const hasRedisServer = existsSync(REDIS_SERVER);
-if (!hasRedisServer) console.warn(`test/server/redis-outage: no ${REDIS_SERVER}; the Redis outage test is skipped`);
+const redisMissing = redisServerMissing();
+const hasRedisServer = redisMissing === null;
+if (!hasRedisServer) console.warn(`test/server/redis-outage: ${redisMissing}; the Redis outage test is skipped`);
 
 const basic = (login: string, password: string) => `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
 const ADMIN = basic('admin', 'secret-pass');
@@ -28,43 +28,6 @@ const WRONG = basic('admin', 'wrong-pass');
 const LIMIT = 5;
 /** Generous: the point is seconds (before) versus milliseconds, on a loaded shared machine. */
 const PROMPT_MS = 2_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** A throwaway redis-server (no persistence) on `port`; resolves once it answers PING. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => {});
-  for (let i = 0; i < 100; i++) {
-    try {
-      await client.connect();
-      await client.ping();
-      client.disconnect();
-      return child;
-    } catch {
-      client.disconnect();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server did not start on port ${port}`);
-}
-
-async function killRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 async function timed(base: string, authorization: string, pathname = '/wp-json/cal/events/v1/events'): Promise<{ status: number; ms: number }> {
   const started = performance.now();

@@ -3,11 +3,13 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from '../helpers/database.ts';
-import { startServerProcess, stopServerProcesses, type ServerProcess } from '../helpers/process.ts';
+import { freePort, startServerProcess, stopServerProcesses, type ServerProcess } from '../helpers/process.ts';
 import { subscribeSse } from '../helpers/sse.ts';
-import { freePort, startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
+import { subscribeWs, wsClient } from '../helpers/ws.ts';
+import { startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
 
 // The shared cache in front (issue 24): Debian's Varnish with the xkey vmod and the shipped VCL
 // (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
@@ -212,6 +214,28 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     expect((await get(varnish.base, `${NS}/events?${WINDOW}`, { authorization: 'Basic eDp5' })).status).toBe(401);
   });
 
+  it('GraphQL over WebSocket passes through (piped upgrade) and delivers changes', async () => {
+    const client = wsClient(varnish.base);
+    try {
+      const sub = subscribeWs(client, 'subscription { eventChanged { action event { title } } }');
+      // The subscription is set up once the socket is open and acknowledged; writes before that are not seen.
+      // Without the upgrade headers passed on, the socket never opens: fail in time, not at the file's timeout.
+      await new Promise<void>((resolve, reject) => {
+        client.on('connected', () => resolve());
+        setTimeout(() => reject(new Error('no WebSocket connection through Varnish within 30 s')), 30_000);
+      });
+      let delivered: any;
+      for (let i = 0; i < 5 && !delivered; i++) {
+        await write(a.base, `${NS}/events`, eventBody(`Through the pipe ${i}`));
+        delivered = await sub.next(3_000).catch(() => undefined);
+      }
+      expect(delivered?.data.eventChanged).toMatchObject({ action: 'CREATED', event: { title: expect.stringMatching(/^Through the pipe/) } });
+      sub.close();
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it.skipIf(!onPostgres)('a write through a second process purges too: REST and GraphQL', async () => {
     const b = await startServerProcess(env);
     const event = await write(a.base, `${NS}/events`, eventBody('Across processes'));
@@ -226,6 +250,75 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     expect((await get(varnish.base, one)).body.title).toBe('Renamed on B (GraphQL)');
     expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('Renamed on B (GraphQL)');
     b.stop();
+  });
+});
+
+// The director over several instances (deploy/varnish/backends.vcl): each is probed on /readyz.
+// Two instances, each on a database of its own so that one can lose it alone.
+describe.skipIf(missing !== null || !onPostgres)('the director: instances leave and rejoin the rotation', { timeout: 600_000 }, () => {
+  it('an instance without its database or draining leaves it, a killed one costs reads nothing', async () => {
+    const dbs = [await createPostgresDatabase(), await createPostgresDatabase()];
+    const ports = [await freePort(), await freePort()];
+    const varnishPort = await freePort();
+    const envOf = (i: number): Record<string, string> => ({
+      CAL_ADMIN_LOGIN: ADMIN.login,
+      CAL_ADMIN_PASSWORD: ADMIN.password,
+      CAL_PURGE_URL: `http://127.0.0.1:${varnishPort}/`,
+      DATABASE_URL: dbs[i]!.url,
+      PORT: String(ports[i]),
+      CAL_DRAIN_DELAY_MS: '15000',
+    });
+    let varnish: Varnish | undefined;
+    const admin = async (sql: string) => {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(sql).finally(() => client.end());
+    };
+    const second = new URL(dbs[1]!.url).pathname.slice(1);
+    const until = async (what: string, check: () => boolean, ms = 20_000) => {
+      for (const end = Date.now() + ms; !check(); await new Promise((r) => setTimeout(r, 200))) {
+        if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what} (rotation ${JSON.stringify(varnish?.healthy())})`);
+      }
+    };
+    try {
+      await startServerProcess(envOf(0));
+      let b = await startServerProcess(envOf(1));
+      varnish = await startVarnish(varnishPort, ports.map((p) => `http://127.0.0.1:${p}`));
+      await until('both in the rotation', () => varnish!.healthy().every(Boolean));
+
+      // B loses its database: its /readyz answers 503 and it leaves; back when the database is.
+      await admin(`ALTER DATABASE "${second}" ALLOW_CONNECTIONS false`);
+      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${second}'`);
+      try {
+        await until('B out', () => !varnish!.healthy()[1]);
+        expect(varnish.healthy()[0]).toBe(true);
+        // Every request now goes to A: signed-in reads (never cached) all answer.
+        for (let i = 0; i < 6; i++) expect((await get(varnish.base, `${NS}/events`, { authorization: auth })).status).toBe(200);
+      } finally {
+        await admin(`ALTER DATABASE "${second}" ALLOW_CONNECTIONS true`);
+      }
+      await until('B back', () => varnish!.healthy()[1]);
+
+      // B killed: until its probe fails, reads sent to it go to A instead (the VCL retries them).
+      b.child.kill('SIGKILL');
+      await b.exited;
+      for (let i = 0; i < 10; i++) expect((await get(varnish.base, `${NS}/events`, { authorization: auth })).status, `read ${i}`).toBe(200);
+      await until('B out after its kill', () => !varnish!.healthy()[1]);
+
+      // B again, then drained (SIGTERM): out of the rotation while it still listens and serves.
+      b = await startServerProcess(envOf(1));
+      await until('B back after its restart', () => varnish!.healthy()[1]);
+      b.child.kill('SIGTERM');
+      await until('B out while draining', () => !varnish!.healthy()[1]);
+      expect(b.child.exitCode).toBeNull();
+      expect((await get(b.base, '/healthz')).status).toBe(200);
+      for (let i = 0; i < 6; i++) expect((await get(varnish.base, `${NS}/events`, { authorization: auth })).status).toBe(200);
+      expect(await b.exited).toBe(0);
+    } finally {
+      await varnish?.stop();
+      stopServerProcesses();
+      for (const db of dbs) await db.drop().catch(() => {});
+    }
   });
 });
 
@@ -286,29 +379,53 @@ describe('purges (src/server/purge.ts)', { timeout: 300_000 }, () => {
     }
   });
 
+  it('go to every cache in front when CAL_PURGE_URL lists several', async () => {
+    const recorder = await purgeRecorder();
+    try {
+      await withPurgingServer(`${recorder.base}/edge-1, ${recorder.base}/edge-2`, async (server) => {
+        const event = await write(server.base, `${NS}/events`, eventBody('Purged twice'));
+        // Answered once both caches acknowledged.
+        for (const edge of ['/edge-1', '/edge-2']) {
+          expect(recorder.received.filter((r) => r.path === edge).flatMap((r) => r.keys), edge).toEqual(expect.arrayContaining([`event-${event.id}`, 'events-list']));
+        }
+      });
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('a proxy refusing purges never fails a write, and the failure is logged once', async () => {
     const recorder = await purgeRecorder(503);
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
-    let dropDatabase: (() => Promise<void>) | undefined;
-    const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: `${recorder.base}/` };
-    if (onPostgres) {
-      const db = await createPostgresDatabase();
-      env.DATABASE_URL = db.url;
-      dropDatabase = db.drop;
-    } else env.CAL_DATA_DIR = dataDir;
     try {
-      const server = await startServerProcess(env);
-      const first = await write(server.base, `${NS}/events`, eventBody('Despite the proxy'));
-      await write(server.base, `${NS}/events/${first.id}`, { title: 'Still despite the proxy' });
-      await recorder.purged('/', `event-${first.id}`);
-      // Retried, then reported once for the outage.
-      await expect.poll(() => server.stdout().match(/purge: the reverse proxy refused/g)?.length ?? 0).toBe(1);
-      expect(recorder.received.length).toBeGreaterThan(1);
+      await withPurgingServer(`${recorder.base}/`, async (server) => {
+        const first = await write(server.base, `${NS}/events`, eventBody('Despite the proxy'));
+        await write(server.base, `${NS}/events/${first.id}`, { title: 'Still despite the proxy' });
+        await recorder.purged('/', `event-${first.id}`);
+        // Retried, then reported once for the outage.
+        await expect.poll(() => server.stdout().match(/purge: the reverse proxy refused/g)?.length ?? 0).toBe(1);
+        expect(recorder.received.length).toBeGreaterThan(1);
+      });
     } finally {
-      stopServerProcesses();
       await recorder.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      await dropDatabase?.().catch(() => {});
     }
   });
 });
+
+/** A server process purging `purgeUrl`, on a database of its own (PostgreSQL on that project, else embedded), stopped and its database removed after `use`. */
+async function withPurgingServer(purgeUrl: string, use: (server: ServerProcess) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cal-purge-data-'));
+  let dropDatabase: (() => Promise<void>) | undefined;
+  const env: Record<string, string> = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_PURGE_URL: purgeUrl };
+  if (onPostgres) {
+    const db = await createPostgresDatabase();
+    env.DATABASE_URL = db.url;
+    dropDatabase = db.drop;
+  } else env.CAL_DATA_DIR = dataDir;
+  try {
+    await use(await startServerProcess(env));
+  } finally {
+    stopServerProcesses();
+    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase?.().catch(() => {});
+  }
+}

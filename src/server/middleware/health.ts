@@ -9,10 +9,19 @@ export function useHealth(): Middleware {
   };
 }
 
-/** Readiness: `/readyz` is 200 when the database answers, 503 when it does not. */
-export function useReadiness(db: Pick<Database, 'ping' | 'kind'>): Middleware {
+/**
+ * Readiness: `/readyz` is 200 when the database answers, 503 when it does not or while the process
+ * drains before it stops (`draining()`): a load balancer probing it (deploy/varnish/) stops sending
+ * it requests in both cases.
+ */
+export function useReadiness(db: Pick<Database, 'ping' | 'kind'>, draining: () => boolean): Middleware {
   return async function readiness(ctx, next) {
     if (ctx.path !== '/readyz') return next();
+    if (draining()) {
+      ctx.status = 503;
+      ctx.body = { status: 'draining', database: db.kind };
+      return;
+    }
     try {
       await db.ping();
       ctx.body = { status: 'ok', database: db.kind };
