@@ -32,9 +32,10 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
  * queries (Apollo's APQ: a client sends the SHA-256 of its document, and the document itself once
  * when the server answers `PERSISTED_QUERY_NOT_FOUND`), kept per process. With a manifest (trusted
  * documents): anonymous callers may run only the listed operations, by ID (`documentId`, Relay's
- * `doc_id`, or APQ's `extensions.persistedQuery.sha256Hash`); signed-in callers may send any document. Over HTTP a
- * request that carries an Authorization header here is signed in: wrong credentials were refused
- * (401) before Yoga. Persisted GET reads get the ETag and Cache-Control of every GET read.
+ * `doc_id`, or APQ's `extensions.persistedQuery.sha256Hash`); signed-in callers may send any
+ * document. Over HTTP a request that carries an Authorization header here is signed in: wrong
+ * credentials were refused (401) before Yoga. Persisted GET reads get the ETag and Cache-Control of
+ * every GET read.
  */
 export function persistedOperationPlugins(trusted: TrustedDocuments | null): Plugin[] {
   if (!trusted) return [useAPQ({ store: createInMemoryAPQStore({ max: 5000, ttl: 24 * 3600 * 1000 }) })];
