@@ -85,6 +85,23 @@ try {
     console.log(`  plan of a keyset statement (${/LIMIT \$\d+ OFFSET/.test(statement.sql) ? 'the page' : 'a check'}; first: 50, after: a cursor near the end):`);
     for (const line of lines.filter((l) => /^\s*(->\s*)?(Limit|Index|Seq Scan|Sort|Bitmap)|Index Cond|Execution Time/.test(l)).slice(0, 8)) console.log(`    ${line.trim().slice(0, 160)}`);
   }
+  // The database's own time for the deepest full page read both ways (less noisy than the wall times
+  // above on a shared machine): the offset page's ID statement, and the keyset page's statement.
+  const timed = async (variables: Record<string, unknown>, pick: (sql: string) => boolean) => {
+    statements.length = 0;
+    await run(variables);
+    const statement = statements.find((s) => pick(s.sql));
+    if (!statement) return NaN;
+    const plan = await db.prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE) ${statement.sql}`, ...statement.args);
+    return Number(/Execution Time: ([\d.]+)/.exec(plan.at(-1)!['QUERY PLAN'])?.[1]);
+  };
+  const offsetIds = await timed({ page: pages, perPage: 50 }, (sql) => /OFFSET/.test(sql) && !/LEFT JOIN/.test(sql));
+  const offsetRecords = await timed({ page: pages, perPage: 50 }, (sql) => /"id" IN \(/.test(sql) && /LEFT JOIN/.test(sql));
+  const keysetPage = await timed({ first: 50, after: cursor }, (sql) => /"id" > \$/.test(sql) && /LIMIT/.test(sql) && /LEFT JOIN/.test(sql));
+  console.log(
+    `  database time of the last full page (EXPLAIN ANALYZE): offset ${(offsetIds + offsetRecords).toFixed(2)} ms ` +
+      `(IDs ${offsetIds.toFixed(2)} + records ${offsetRecords.toFixed(2)}), keyset ${keysetPage.toFixed(2)} ms (one statement)`,
+  );
   await db.close();
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
