@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   commitMutation,
@@ -22,8 +23,9 @@ import {
 } from 'relay-runtime';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { testBackend } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { compileRelay, PERSISTED } from './compile.ts';
+import { compileRelay, type RelayArtifacts } from './compile.ts';
 
 // The API driven the way Relay drives it, in Node without React: relay-compiler compiles the
 // documents of test/relay/documents.ts against the committed schema (compile.ts), and relay-runtime
@@ -31,8 +33,9 @@ import { compileRelay, PERSISTED } from './compile.ts';
 // trusted documents being relay-compiler's own persist output, read as the compiler writes it).
 
 type Artifact<T> = { default: T };
+let compiled: RelayArtifacts;
 const artifact = async <T = ConcreteRequest>(name: string): Promise<T> =>
-  ((await import(/* @vite-ignore */ `./__generated__/${name}.graphql.ts`)) as Artifact<T>).default;
+  ((await import(/* @vite-ignore */ pathToFileURL(`${compiled.dir}/${name}.graphql.ts`).href)) as Artifact<T>).default;
 
 let server: TestServer;
 let ws: Client;
@@ -43,13 +46,13 @@ let rowFragment: ReaderFragment;
 const answered: { name: string; variables: Variables; json: GraphQLResponseWithData }[] = [];
 
 beforeAll(async () => {
-  compileRelay();
+  compiled = compileRelay(testBackend);
   for (const name of ['CalendarPageQuery', 'EventListPaginationQuery', 'EventRowRefetchQuery', 'CreateEventMutation', 'DeleteEventMutation', 'EventChangesSubscription']) {
     ops[name] = await artifact(name);
   }
   listFragment = await artifact<ReaderFragment>('EventList_query');
   rowFragment = await artifact<ReaderFragment>('EventRow_event');
-  server = await startTestServer({ env: { CAL_GRAPHQL_TRUSTED_DOCUMENTS: PERSISTED } });
+  server = await startTestServer({ env: { CAL_GRAPHQL_TRUSTED_DOCUMENTS: compiled.persisted } });
   ws = createClient({ url: server.base.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
 }, 600_000);
 afterAll(async () => {
