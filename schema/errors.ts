@@ -9,6 +9,7 @@ import {
 } from '../src/domain/errors.ts';
 import { GraphQLError } from 'graphql';
 import { builder } from './builder.ts';
+import { globalId } from './ids.ts';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   description: 'A failure the caller can act on. `code` is stable; `message` is human text.',
@@ -56,7 +57,12 @@ builder.objectType(ConflictError, {
   interfaces: [ErrorInterface],
   fields: (t) => ({
     field: t.exposeString('field', { nullable: true }),
-    existingId: t.exposeInt('existingId', { nullable: true }),
+    existingId: t.id({
+      nullable: true,
+      description: 'Global ID of the record the write clashes with; null when there is none or it is not a record of the API.',
+      resolve: (e) => (e.existingId !== undefined && e.existingType ? globalId(e.existingType, e.existingId) : null),
+    }),
+    existingDatabaseId: t.exposeInt('existingId', { nullable: true, description: 'Database ID of what the write clashes with.' }),
   }),
 });
 

@@ -5,6 +5,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { Context } from '../src/services/context.ts';
 import type { ReadTable } from '../src/db/tables.ts';
+import { isRecordId } from '../src/domain/ids.ts';
 import { isKeyedType } from '../src/domain/surrogate-keys.ts';
 import { readableWhere } from '../src/services/visibility.ts';
 import { ImageRef } from './types/common.ts';
@@ -63,7 +64,7 @@ function loaderFor(ctx: Context, typeName: string, { ref, table, where }: NodeTy
 export async function loadNodes(
   ctx: Context,
   info: GraphQLResolveInfo,
-  globalIds: readonly { typename: string; id: string }[],
+  globalIds: readonly { typename: string; id: number }[],
 ): Promise<(Row | null)[]> {
   const max = ctx.settings.maxPerPage;
   if (globalIds.length > max) {
@@ -82,9 +83,9 @@ export async function loadNodes(
   };
   return Promise.all(
     globalIds.map(async (decoded) => {
-      const id = Number(decoded.id);
+      const { id } = decoded;
       const type = NODE_TYPES[decoded.typename];
-      if (!type || !Number.isSafeInteger(id)) return null;
+      if (!type || !isRecordId(id)) return null;
       const row = await loaderFor(ctx, decoded.typename, type, await queryFor(decoded.typename)).load(id);
       // Surrogate keys (schema/surrogate-keys.ts): the record found, or its family when none was.
       if (ctx.surrogateKeys && isKeyedType(decoded.typename)) {

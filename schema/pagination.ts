@@ -1,8 +1,20 @@
-import { offsetToCursor, cursorToOffset } from '@pothos/plugin-relay';
 import type { Context } from '../src/services/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { MAX_INT } from '../src/domain/ids.ts';
+import { withScalars } from '../src/services/posts.ts';
 import { builder, type PageNumbers } from './builder.ts';
+import {
+  afterWhere,
+  atOrBeforeWhere,
+  compareKeys,
+  decodeCursor,
+  encodeCursor,
+  prismaOrderBy,
+  reversed,
+  sortKeys,
+  type KeyValue,
+  type SortKey,
+} from './keyset.ts';
 
 export interface PageArgs {
   page?: number | null;
@@ -13,107 +25,241 @@ export interface PageArgs {
   before?: string | null;
 }
 
-/**
- * One window over a list, from either page/perPage (what REST speaks; perPage capped at the site's
- * maximum, contract §10.4) or Relay's first/after/last/before.
- */
-export function pageWindow(ctx: Context, args: PageArgs): { offset: number; limit: number; page: number; perPage: number } {
-  const max = ctx.settings.maxPerPage;
-  if (args.page !== undefined && args.page !== null && (args.page < 1 || args.page > MAX_INT)) {
-    throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
-  }
-  if (args.perPage !== undefined && args.perPage !== null && args.perPage < 1) {
-    throw new ValidationError('perPage must be a positive integer.', 'perPage', 'INVALID_PER_PAGE');
-  }
-  const relay = args.first != null || args.after != null || args.last != null || args.before != null;
-  if (!relay) {
-    const perPage = Math.min(args.perPage ?? ctx.settings.postsPerPage, max);
-    const page = args.page ?? 1;
-    return { offset: (page - 1) * perPage, limit: perPage, page, perPage };
-  }
-  if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new ValidationError('first/last must not be negative.', 'first', 'INVALID_PAGE');
-  let start = args.after ? offsetOf(args.after, 'after') + 1 : 0;
-  let end = args.before ? offsetOf(args.before, 'before') : Number.MAX_SAFE_INTEGER;
-  if (args.first != null) end = Math.min(end, start + Math.min(args.first, max));
-  if (args.last != null) start = Math.max(start, (end === Number.MAX_SAFE_INTEGER ? start + max : end) - Math.min(args.last, max));
-  const limit = Math.min(end - start, max);
-  return { offset: start, limit, page: Math.floor(start / Math.max(limit, 1)) + 1, perPage: limit };
+/** Which rows of a list to read: between two cursors (exclusive), from the start or (`reverse`) from the end. */
+export interface Slice {
+  after: KeyValue[] | null;
+  before: KeyValue[] | null;
+  reverse: boolean;
+  skip: number;
+  take: number;
 }
 
-/** The offset a cursor stands for; anything that is not a cursor of a list is the caller's mistake (`INVALID_CURSOR`). */
-function offsetOf(cursor: string, field: 'after' | 'before'): number {
-  let offset: number;
-  try {
-    offset = cursorToOffset(cursor);
-  } catch {
-    offset = NaN;
-  }
-  if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new ValidationError(`${field} is not a cursor of this list (use a \`cursor\` or \`pageInfo.endCursor\` it returned).`, field, 'INVALID_CURSOR');
-  }
-  return offset;
+/**
+ * A list in its order, as the pagination below reads it: its sort keys (ending with the ID), its
+ * rows by slice, whether any row lies beyond a cursor, its size.
+ */
+export interface ListSource<Row> {
+  keys: SortKey[];
+  keyValues(row: Row): KeyValue[];
+  rows(slice: Slice): Promise<Row[]>;
+  /** Whether any row sits at the cursor or before it (`reverse`: at it or after it). */
+  anyAt(values: KeyValue[], reverse: boolean): Promise<boolean>;
+  /** How many rows sit before the cursor (`inclusive`: or at it). */
+  countBefore(values: KeyValue[], inclusive: boolean): Promise<number>;
+  count(): Promise<number>;
+  /** The record with this ID, read as the list reads its rows (whether or not the list holds it). */
+  one(id: number): Promise<Row | null>;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
 }
 
 export interface ListPage<T> extends PageNumbers {
-  edges: { cursor: string; node: T }[];
+  edges: Edge<T>[];
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-/** From this offset on, a page's records are found by ID first (see `deepPageFetch`). */
-const DEEP_OFFSET = 50;
-
 /**
- * A page fetch that stays cheap deep into a long list. Prisma's relation joins (LATERAL
- * subqueries) are evaluated for every row PostgreSQL skips, so page 100 of 10,000 events took 1.7–2.2 s
- * (0.14 s this way, PostgreSQL). Past `DEEP_OFFSET` the page's IDs are found first (the same filter and
- * order, no relations), then their records loaded by ID and put back in that order: one statement
- * more, each cheap. Shallow pages keep the single statement.
+ * One page of a list. `page`/`perPage` (what REST speaks; perPage capped at the site's maximum,
+ * contract §10.4) read by offset. Relay's `first`/`after`/`last`/`before` read by keyset (the
+ * cursors hold the sort keys and the ID): `first` rows after `after`, or the `last` rows before
+ * `before` (`last` alone: the list's end), never more than the site's maximum. Both kinds of page
+ * give keyset cursors, so a client may start with page 1 and go on with `after: endCursor`.
  */
-export function deepPageFetch<T extends { id: number }>(
-  full: (skip: number, take: number) => Promise<T[]>,
-  ids: (skip: number, take: number) => Promise<{ id: number }[]>,
-  byIds: (ids: number[]) => Promise<T[]>,
-): (skip: number, take: number) => Promise<T[]> {
-  return async (skip, take) => {
-    if (skip < DEEP_OFFSET) return full(skip, take);
-    const order = (await ids(skip, take)).map((r) => r.id);
-    if (!order.length) return [];
-    const rows = new Map((await byIds(order)).map((r) => [r.id, r]));
-    return order.flatMap((id) => rows.get(id) ?? []);
-  };
-}
+export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSource<Row>): Promise<ListPage<Row>> {
+  const max = ctx.settings.maxPerPage;
+  const relay = args.first != null || args.after != null || args.last != null || args.before != null;
+  if (args.page != null && (args.page < 1 || args.page > MAX_INT)) throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
+  if (args.perPage != null && args.perPage < 1) throw new ValidationError('perPage must be a positive integer.', 'perPage', 'INVALID_PER_PAGE');
+  if (relay && (args.page != null || args.perPage != null)) {
+    const field = args.page != null ? 'page' : 'perPage';
+    throw new ValidationError(`${field} pages by number and first/after/last/before by cursor: use one or the other.`, field, 'INVALID_PAGE');
+  }
+  const cursorOf = (row: Row) => cursorIn(source, row);
 
-/** Runs the page query and the count together and shapes a Relay connection with page numbers. */
-export async function listPage<T>(
-  window: { offset: number; limit: number; page: number; perPage: number },
-  fetch: (skip: number, take: number) => Promise<T[]>,
-  count: () => Promise<number>,
-): Promise<ListPage<T>> {
-  const [items, totalCount] = await Promise.all([fetch(window.offset, window.limit), count()]);
-  const edges = items.map((node, i) => ({ cursor: offsetToCursor(window.offset + i), node }));
+  let rows: Row[];
+  let totalCount: number;
+  let hasNextPage: boolean;
+  let hasPreviousPage: boolean;
+  let page: PageNumbers['page'];
+  let perPage: number;
+  if (!relay) {
+    perPage = Math.min(args.perPage ?? ctx.settings.postsPerPage, max);
+    page = args.page ?? 1;
+    const offset = (page - 1) * perPage;
+    [rows, totalCount] = await Promise.all([source.rows({ after: null, before: null, reverse: false, skip: offset, take: perPage }), source.count()]);
+    hasNextPage = offset + rows.length < totalCount;
+    hasPreviousPage = offset > 0;
+  } else {
+    if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new ValidationError('first/last must not be negative.', args.first != null && args.first < 0 ? 'first' : 'last', 'INVALID_PAGE');
+    const after = args.after != null ? decodeCursor(source.keys, args.after, 'after') : null;
+    const before = args.before != null ? decodeCursor(source.keys, args.before, 'before') : null;
+    // `last` (without `first`), or `before` alone: the rows just before `before`, read backwards from it.
+    const backward = args.last != null ? args.first == null : before !== null && after === null && args.first == null;
+    perPage = Math.min((backward ? args.last : args.first) ?? ctx.settings.postsPerPage, max);
+    const slice = { after, before, reverse: backward, skip: 0, take: perPage + 1 };
+    // Is there anything beyond the page on the side it was read from (a cursor, or nothing: the list's edge)?
+    const bound = backward ? before : after;
+    const beyond = bound ? source.anyAt(bound, backward) : Promise.resolve(false);
+    let fetched: Row[];
+    let other: boolean;
+    [fetched, totalCount, other] = await Promise.all([source.rows(slice), source.count(), beyond]);
+    const more = fetched.length > perPage;
+    rows = fetched.slice(0, perPage);
+    if (backward) rows.reverse();
+    // first and last together (Relay allows it): the last `last` of the first `first`.
+    let cut = false;
+    if (!backward && args.last != null && rows.length > Math.min(args.last, max)) {
+      rows = rows.slice(rows.length - Math.min(args.last, max));
+      cut = true;
+    }
+    hasNextPage = backward ? other : more;
+    hasPreviousPage = backward ? more : other || cut;
+    // Which page of perPage records the first one falls on: a count, run only when a client asks.
+    const first = rows[0];
+    const size = perPage;
+    page = async () => {
+      const before = first ? await source.countBefore(source.keyValues(first), false) : after ? await source.countBefore(after, true) : 0;
+      return Math.floor(before / Math.max(size, 1)) + 1;
+    };
+  }
+  const edges = rows.map((node) => edgeIn(source, node));
   return {
     edges,
     pageInfo: {
-      hasNextPage: window.offset + items.length < totalCount,
-      hasPreviousPage: window.offset > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      hasNextPage,
+      hasPreviousPage,
+      startCursor: rows.length ? cursorOf(rows[0]!) : null,
+      endCursor: rows.length ? cursorOf(rows.at(-1)!) : null,
     },
     totalCount,
-    page: window.page,
-    perPage: window.perPage,
-    totalPages: window.perPage ? Math.ceil(totalCount / window.perPage) : 0,
+    page,
+    perPage,
+    totalPages: perPage ? Math.ceil(totalCount / perPage) : 0,
   };
 }
 
-/** Fields every list connection carries next to Relay's edges/pageInfo. */
+/** A row's cursor in the list's order. */
+const cursorIn = <Row>(source: Pick<ListSource<Row>, 'keys' | 'keyValues'>, row: Row) => encodeCursor(source.keys, source.keyValues(row));
+
+/**
+ * A row as an edge of the list (a create's answer gives the new record's edge, for clients to add
+ * to a list they show). The cursor is computed when asked for: the REST facade's pages never read it.
+ */
+export function edgeIn<Row>(source: Pick<ListSource<Row>, 'keys' | 'keyValues'>, node: Row): Edge<Row> {
+  return {
+    node,
+    get cursor() {
+      return cursorIn(source, node);
+    },
+  };
+}
+
+/** From this offset on, a page's records are found by ID first (see `prismaList`). */
+const DEEP_OFFSET = 50;
+
+/** The reads of one Prisma model a list needs (its delegate, or a narrower typed view of it). */
+interface ListTable<Row> {
+  findMany(args: { select?: object; include?: object; where: object; orderBy?: object; skip?: number; take?: number }): Promise<Row[]>;
+  findFirst(args: { where: object; orderBy: object; select: { id: true } }): Promise<{ id: number } | null>;
+  count(args: { where: object }): Promise<number>;
+}
+
+/**
+ * A list of one Prisma model: `where` in the order `orderBy` (its last key the ID), each row read
+ * with `select` (the caller's selection, widened by the sort keys the cursors need).
+ *
+ * `idsFirst`: deep offset pages stay cheap. Prisma's relation joins (LATERAL subqueries) are
+ * evaluated for every row PostgreSQL skips, so page 100 of 10,000 events took 1.7–2.2 s (0.14 s
+ * this way, PostgreSQL). Past `DEEP_OFFSET` the page's IDs are found first (the same filter and
+ * order, no relations), then their records loaded by ID and put back in that order: one statement
+ * more, each cheap. Keyset pages skip nothing, so they read their rows in one statement however deep.
+ */
+export function prismaList<Row extends { id: number }>(opts: {
+  model: string;
+  table: ListTable<Row>;
+  where: object;
+  orderBy: readonly object[];
+  select: { select?: object; include?: object };
+  idsFirst?: boolean;
+}): ListSource<Row> {
+  const { table, where } = opts;
+  const keys = sortKeys(opts.model, opts.orderBy);
+  const select = withScalars(opts.select, Object.fromEntries(keys.map((k) => [k.field, true])));
+  const and = (...conditions: object[]) => (conditions.length ? { AND: [where, ...conditions] } : where);
+  const anyAt = async (values: KeyValue[], reverse: boolean) => {
+    const k = reverse ? reversed(keys) : keys;
+    return (await table.findFirst({ where: and(atOrBeforeWhere(k, values)), orderBy: prismaOrderBy(reversed(k)), select: { id: true } })) !== null;
+  };
+  return {
+    keys,
+    keyValues: (row) => keys.map((k) => Reflect.get(row, k.field) as KeyValue),
+    async rows({ after, before, reverse, skip, take }) {
+      const conditions = [...(after ? [afterWhere(keys, after)] : []), ...(before ? [afterWhere(reversed(keys), before)] : [])];
+      // Offset pages keep the caller's own orderBy (the statement REST pages have always run).
+      const orderBy = reverse ? prismaOrderBy(reversed(keys)) : conditions.length ? prismaOrderBy(keys) : opts.orderBy;
+      const filter = and(...conditions);
+      if (!opts.idsFirst || skip < DEEP_OFFSET) return table.findMany({ ...select, where: filter, orderBy, skip, take });
+      const order = (await table.findMany({ select: { id: true }, where: filter, orderBy, skip, take })).map((r) => r.id);
+      if (!order.length) return [];
+      const found = new Map((await table.findMany({ ...select, where: { id: { in: order } } })).map((r) => [r.id, r]));
+      return order.flatMap((id) => found.get(id) ?? []);
+    },
+    anyAt,
+    countBefore: (values, inclusive) =>
+      table.count({ where: and(inclusive ? atOrBeforeWhere(keys, values) : afterWhere(reversed(keys), values)) }),
+    count: () => table.count({ where }),
+    one: async (id) => (await table.findMany({ ...select, where: { id } }))[0] ?? null,
+  };
+}
+
+/**
+ * A list ordered in memory (what the database cannot order alike on both backends): every matching
+ * row's ID and key values, sorted by `keys`, then the page's records loaded by ID.
+ */
+export function memoryList<Row extends { id: number }>(opts: {
+  keys: SortKey[];
+  keyed: () => Promise<{ id: number; values: KeyValue[] }[]>;
+  load: (ids: number[]) => Promise<Row[]>;
+  keyValues: (row: Row) => KeyValue[];
+}): ListSource<Row> {
+  const { keys } = opts;
+  let sorted: Promise<{ id: number; values: KeyValue[] }[]> | undefined;
+  const all = () => (sorted ??= opts.keyed().then((rows) => rows.sort((a, b) => compareKeys(keys, a.values, b.values))));
+  const anyAt = async (values: KeyValue[], reverse: boolean) =>
+    (await all()).some((r) => (reverse ? -1 : 1) * compareKeys(keys, r.values, values) <= 0);
+  return {
+    keys,
+    keyValues: opts.keyValues,
+    async rows({ after, before, reverse, skip, take }) {
+      let list = (await all()).filter(
+        (r) => (!after || compareKeys(keys, r.values, after) > 0) && (!before || compareKeys(keys, r.values, before) < 0),
+      );
+      if (reverse) list = [...list].reverse();
+      const ids = list.slice(skip, skip + take).map((r) => r.id);
+      if (!ids.length) return [];
+      const found = new Map((await opts.load(ids)).map((r) => [r.id, r]));
+      return ids.flatMap((id) => found.get(id) ?? []);
+    },
+    anyAt,
+    countBefore: async (values, inclusive) => (await all()).filter((r) => compareKeys(keys, r.values, values) < (inclusive ? 1 : 0)).length,
+    count: async () => (await all()).length,
+    one: async (id) => (await opts.load([id]))[0] ?? null,
+  };
+}
+
 /** The page numbers every list connection carries next to Relay's pageInfo (what REST's headers need). */
 export const PagedConnectionInterface = builder.interfaceRef<PageNumbers>('PagedConnection').implement({
   description: 'A list connection with page numbers (page/perPage windows, as REST lists them).',
   fields: (t) => ({
     totalCount: t.exposeInt('totalCount', { description: 'Matching records over all pages.' }),
-    page: t.exposeInt('page', { description: 'This page number (1-based).' }),
-    perPage: t.exposeInt('perPage', { description: 'Page size after capping.' }),
+    page: t.int({
+      description: 'This page number (1-based); for a page asked for by cursor, the page of perPage records its first record falls on.',
+      resolve: (c) => (typeof c.page === 'function' ? c.page() : c.page),
+    }),
+    perPage: t.exposeInt('perPage', { description: 'Page size after capping (first or last when paging by cursor).' }),
     totalPages: t.exposeInt('totalPages', { description: 'ceil(totalCount / perPage); 0 when empty.' }),
   }),
 });
@@ -123,6 +269,6 @@ export const CONNECTION_NODE_PATHS = [['nodes'], ['edges', 'node']];
 
 /** The page/perPage arguments of every list (next to Relay's first/after/last/before). */
 export const pageArgs = builder.args((t) => ({
-  page: t.int({ description: 'Page number (1-based), with perPage.' }),
+  page: t.int({ description: 'Page number (1-based), with perPage. Not with first/after/last/before.' }),
   perPage: t.int({ description: 'Page size, capped at the site maximum (50 by default).' }),
 }));

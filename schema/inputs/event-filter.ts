@@ -1,4 +1,6 @@
+import type { EventFilter } from '../../src/services/event-list.ts';
 import { builder } from '../builder.ts';
+import { optionalRecordId, recordIds, referenceText } from '../ids.ts';
 import { PostStatusEnum } from '../types/common.ts';
 import { DATE_BOUNDS, mapDateBounds } from '../../src/domain/date-window.ts';
 import { OccurrenceListingEnum } from './recurrence-input.ts';
@@ -11,14 +13,14 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     strictDates: t.boolean({ description: 'Compare exact instants instead of whole days.' }),
     defaultWindow: t.boolean({ description: 'Apply the default date window when no bound is given (default true).' }),
     search: t.string({ description: 'Keyword search in title, excerpt and body; "quoted phrases", -excluded words.' }),
-    categories: t.stringList({ description: 'Category IDs or slugs; an event in a descendant matches too.' }),
-    tags: t.stringList({ description: 'Tag IDs or slugs.' }),
-    venues: t.intList(),
-    organizers: t.intList(),
+    categories: t.stringList({ description: 'Category IDs (global or database) or slugs; an event in a descendant matches too.' }),
+    tags: t.stringList({ description: 'Tag IDs (global or database) or slugs.' }),
+    venues: t.idList({ description: 'Events at one of these venues.' }),
+    organizers: t.idList({ description: 'Events by one of these organizers.' }),
     featured: t.boolean(),
     statuses: t.field({ type: [PostStatusEnum], description: 'Never widens what the caller may see.' }),
-    include: t.intList({ description: 'Only these event IDs (ordered by publication date).' }),
-    postParent: t.int(),
+    include: t.idList({ description: 'Only these events (ordered by publication date).' }),
+    postParent: t.id({ description: 'Events whose parent is this event.' }),
     geoloc: t.boolean({ description: 'With geolocLat/geolocLng: venues within 25 miles.' }),
     geolocLat: t.float(),
     geolocLng: t.float(),
@@ -26,3 +28,19 @@ export const EventFilterInput = builder.inputType('EventFilter', {
     occurrences: t.field({ type: OccurrenceListingEnum, description: 'Recurring series: one row per occurrence (EXPAND, default) or per series (SERIES).' }),
   }),
 });
+
+/** The service's filter: record IDs as database IDs (an ID argument takes either form, schema/ids.ts). */
+export function toEventFilter(input: typeof EventFilterInput.$inferInput | null | undefined): EventFilter {
+  if (!input) return {};
+  const terms = (refs: readonly string[] | null | undefined, type: 'EventCategory' | 'EventTag', field: string) =>
+    refs?.map((ref) => referenceText(ref, [type], field));
+  return {
+    ...input,
+    categories: terms(input.categories, 'EventCategory', 'categories'),
+    tags: terms(input.tags, 'EventTag', 'tags'),
+    venues: recordIds(input.venues, ['Venue'], 'venue'),
+    organizers: recordIds(input.organizers, ['Organizer'], 'organizer'),
+    include: recordIds(input.include, ['Event'], 'include'),
+    postParent: optionalRecordId(input.postParent, ['Event'], 'postParent'),
+  };
+}

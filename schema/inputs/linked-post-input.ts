@@ -1,4 +1,6 @@
+import type { LinkedPostInput } from '../../src/services/linked-posts.ts';
 import { builder } from '../builder.ts';
+import { optionalRecordId, referenceText } from '../ids.ts';
 import { PostStatusEnum } from '../types/common.ts';
 
 type Fields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
@@ -6,10 +8,10 @@ type Fields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
 const common = (t: Fields) => ({
   description: t.string(),
   status: t.field({ type: PostStatusEnum }),
-  authorId: t.int(),
+  authorId: t.id({ description: 'The author (a user): global ID, or database ID.' }),
   date: t.string({ description: 'Publication date, site time.' }),
   dateUtc: t.string(),
-  image: t.string({ description: 'Image attachment ID or URL; "" clears.' }),
+  image: t.string({ description: 'Image attachment ID (global or database) or URL; "" clears.' }),
   phone: t.string(),
   website: t.string(),
 });
@@ -43,7 +45,18 @@ export const UpdateOrganizerInput = builder.inputType('UpdateOrganizerInput', {
   fields: (t) => ({ name: t.string(), ...common(t), email: t.string() }),
 });
 
-/** The services' input: `stateProvince` under its column's name, `stateprovince` (the new name wins when both are sent). */
-export function toLinkedPostInput<T extends object>({ stateProvince, ...rest }: T & { stateProvince?: string | null }) {
-  return stateProvince == null ? rest : { ...rest, stateprovince: stateProvince };
+/**
+ * The services' input: `stateProvince` under its column's name, `stateprovince` (the new name wins
+ * when both are sent); the author and the image as database IDs.
+ */
+export function toLinkedPostInput({ stateProvince, authorId, image, ...rest }: LinkedPostFields): LinkedPostInput {
+  return {
+    ...rest,
+    ...(stateProvince == null ? {} : { stateprovince: stateProvince }),
+    ...(authorId === undefined ? {} : { authorId: optionalRecordId(authorId, ['User'], 'authorId') }),
+    ...(image == null ? { image } : { image: referenceText(image, ['Image'], 'image') }),
+  };
 }
+
+/** A venue's or organizer's fields as GraphQL takes them. */
+type LinkedPostFields = Omit<LinkedPostInput, 'authorId'> & { authorId?: string | number | null; stateProvince?: string | null };

@@ -1,7 +1,7 @@
 import { calendarDays, calendarSpan, MAX_CALENDAR_DAYS, type CalendarDay, type DaySpan } from '../../src/services/calendar.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors } from '../errors.ts';
-import { EventFilterInput } from '../inputs/event-filter.ts';
+import { EventFilterInput, toEventFilter } from '../inputs/event-filter.ts';
 import { EventRef } from './event.ts';
 
 const DaySpanRef = builder.objectRef<DaySpan>('DaySpan').implement({
@@ -49,6 +49,6 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: EventFilterInput }),
       eventsPerDay: t.arg.int({ description: 'At most this many events per day (`totalCount` still counts all); default all.' }),
     },
-    resolve: raisesDomainErrors((_root, args, ctx) => calendarDays(ctx, args)),
+    resolve: raisesDomainErrors(async (_root, args, ctx) => calendarDays(ctx, { ...args, filter: toEventFilter(args.filter) })),
   }),
 }));

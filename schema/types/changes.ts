@@ -1,15 +1,19 @@
+import type { Category, Event, Organizer, Tag, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/services/context.ts';
 import { filter as filterStream, map, pipe } from 'graphql-yoga';
 import { CHANGE_ACTIONS, changeStream, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { retryRead } from '../../src/services/retry.ts';
-import type { ObjectFieldThunk } from '@pothos/core';
+import type { ObjectFieldThunk, ObjectRef } from '@pothos/core';
 import { builder } from '../builder.ts';
-import { EventCategoryRef } from './event-category.ts';
-import { EventRef } from './event.ts';
-import { EventTagRef } from './event-tag.ts';
-import { OrganizerRef } from './organizer.ts';
-import { VenueRef } from './venue.ts';
+import { raisesDomainErrors } from '../errors.ts';
+import { globalId, recordIds, type NodeTypeName } from '../ids.ts';
+import type { Edge } from '../pagination.ts';
+import { categoryEdges, EventCategoryRef } from './event-category.ts';
+import { eventEdgeOf, EventEdgeRef, EventRef } from './event.ts';
+import { EventTagRef, tagEdges } from './event-tag.ts';
+import { OrganizerRef, organizerEdges } from './organizer.ts';
+import { VenueRef, venueEdges } from './venue.ts';
 
 /**
  * Live changes (GraphQL over SSE at `/graphql`): each `…Changed` field streams the changes of one
@@ -17,6 +21,12 @@ import { VenueRef } from './venue.ts';
  * Every change is judged per subscriber, with the subscriber's own context, when it is delivered:
  * a record the caller may not read is never sent; one that left the caller's view (deleted, trashed,
  * unpublished) arrives as DELETED with its ID only, and only to callers who could read it before.
+ *
+ * A payload has no `id` of its own: it is not a record, and a normalized cache keys records by
+ * `id` (Relay would store the change as the event itself). The record's global ID is `<record>Id`
+ * (`eventId`, `venueId`, …); `deletedId` repeats it on DELETED only, so that `@deleteRecord` /
+ * `@deleteEdge` on it act on deletions alone; `<record>Edge` is the record's edge in its default
+ * list on CREATED and RESTORED (`@appendEdge`).
  */
 const ChangeActionEnum = builder.enumType('ChangeAction', {
   description: 'What happened to the record. DELETED: deleted, moved to the trash, or no longer readable by you.',
@@ -26,7 +36,7 @@ const ChangeActionEnum = builder.enumType('ChangeAction', {
 const ChangeFilterInput = builder.inputType('ChangeFilter', {
   description: 'Narrows a change stream; all given conditions apply.',
   fields: (t) => ({
-    ids: t.intList({ required: false, description: 'Only these records (database IDs).' }),
+    ids: t.idList({ required: false, description: 'Only these records (global IDs, or database IDs).' }),
     actions: t.field({ type: [ChangeActionEnum], required: false, description: 'Only these actions.' }),
   }),
 });
@@ -39,8 +49,8 @@ interface Delivery<Row> {
 }
 
 interface Filter {
-  ids?: number[] | null;
-  actions?: ChangeAction[] | null;
+  ids?: readonly number[] | null;
+  actions?: readonly ChangeAction[] | null;
 }
 
 /**
@@ -81,16 +91,30 @@ function defineChangeField<Row>(opts: {
   field: string;
   payload: string;
   recordField: string;
+  type: NodeTypeName;
   kind: ChangeKind;
   load: (ctx: Context, id: number) => Promise<Row | null>;
   record: ObjectFieldThunk<typeof builder.$inferSchemaTypes, Delivery<Row>>;
+  /** The record as an edge of its default list (`ref`: that list's edge type). */
+  edge: { ref: ObjectRef<typeof builder.$inferSchemaTypes, Edge<unknown>>; of: (ctx: Context, row: NoInfer<Row>) => Edge<unknown> };
 }) {
   const Payload = builder.objectRef<Delivery<Row>>(opts.payload).implement({
     description: `A change of one ${opts.recordField}, as the subscriber may see it.`,
     fields: (t) => ({
       action: t.field({ type: ChangeActionEnum, resolve: (d) => d.action }),
-      id: t.int({ description: 'Database ID of the record.', resolve: (d) => d.id }),
+      [`${opts.recordField}Id`]: t.id({ description: `Global ID of the ${opts.type}.`, resolve: (d) => globalId(opts.type, d.id) }),
+      deletedId: t.id({
+        nullable: true,
+        description: `Global ID of the ${opts.type} when DELETED (for \`@deleteRecord\` / \`@deleteEdge\`); null otherwise.`,
+        resolve: (d) => (d.action === 'DELETED' ? globalId(opts.type, d.id) : null),
+      }),
       [opts.recordField]: opts.record(t),
+      [`${opts.recordField}Edge`]: t.field({
+        type: opts.edge.ref,
+        nullable: true,
+        description: 'Its edge in the default list when CREATED or RESTORED (for `@appendEdge`); null otherwise.',
+        resolve: (d, _a, ctx) => (d.record && (d.action === 'CREATED' || d.action === 'RESTORED') ? opts.edge.of(ctx, d.record) : null),
+      }),
     }),
   });
   builder.subscriptionField(opts.field, (t) =>
@@ -98,7 +122,10 @@ function defineChangeField<Row>(opts: {
       type: Payload,
       description: `Changes of ${opts.recordField} records: created, updated, deleted (or trashed), restored.`,
       args: { filter: t.arg({ type: ChangeFilterInput }) },
-      subscribe: (_root, args, ctx) => deliveries(ctx, opts.kind, args.filter ?? {}, (id) => opts.load(ctx, id)),
+      subscribe: (_root, args, ctx) => {
+        const ids = raisesDomainErrors(async () => recordIds(args.filter?.ids, [opts.type], 'ids'));
+        return ids().then((decoded) => deliveries(ctx, opts.kind, { actions: args.filter?.actions, ids: decoded }, (id) => opts.load(ctx, id)));
+      },
       resolve: (delivery) => delivery,
     }),
   );
@@ -108,43 +135,53 @@ const RECORD = { nullable: true, description: 'The record as it is now; null whe
 /** A post the subscriber may read as it is now (the trash is out of view). */
 const readableNow = (ctx: Context, id: number) => ({ id, ...readableWhere(ctx), NOT: { status: 'trash' as const } });
 
-defineChangeField({
+defineChangeField<Event>({
   field: 'eventChanged',
   payload: 'EventChange',
   recordField: 'event',
+  type: 'Event',
   kind: 'EVENT',
   load: (ctx, id) => ctx.prisma.event.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: EventRef, ...RECORD }),
+  edge: { ref: EventEdgeRef, of: eventEdgeOf },
 });
-defineChangeField({
+defineChangeField<Venue>({
   field: 'venueChanged',
   payload: 'VenueChange',
   recordField: 'venue',
+  type: 'Venue',
   kind: 'VENUE',
   load: (ctx, id) => ctx.prisma.venue.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: VenueRef, ...RECORD }),
+  edge: venueEdges,
 });
-defineChangeField({
+defineChangeField<Organizer>({
   field: 'organizerChanged',
   payload: 'OrganizerChange',
   recordField: 'organizer',
+  type: 'Organizer',
   kind: 'ORGANIZER',
   load: (ctx, id) => ctx.prisma.organizer.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: OrganizerRef, ...RECORD }),
+  edge: organizerEdges,
 });
-defineChangeField({
+defineChangeField<Category>({
   field: 'eventCategoryChanged',
   payload: 'EventCategoryChange',
   recordField: 'eventCategory',
+  type: 'EventCategory',
   kind: 'EVENT_CATEGORY',
   load: (ctx, id) => ctx.prisma.category.findUnique({ where: { id } }),
   record: (t) => t.expose('record', { type: EventCategoryRef, ...RECORD }),
+  edge: categoryEdges,
 });
-defineChangeField({
+defineChangeField<Tag>({
   field: 'eventTagChanged',
   payload: 'EventTagChange',
   recordField: 'eventTag',
+  type: 'EventTag',
   kind: 'EVENT_TAG',
   load: (ctx, id) => ctx.prisma.tag.findUnique({ where: { id } }),
   record: (t) => t.expose('record', { type: EventTagRef, ...RECORD }),
+  edge: tagEdges,
 });

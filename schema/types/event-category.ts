@@ -19,4 +19,5 @@ export const EventCategoryRef = builder.prismaNode('Category', {
   }),
 });
 
-defineTermOperations({ taxonomy: 'CATEGORY', model: 'Category', typeName: 'EventCategory', ref: EventCategoryRef, single: 'eventCategory', plural: 'eventCategories' });
+/** The edge of a category in the default list (for change payloads). */
+export const categoryEdges = defineTermOperations({ taxonomy: 'CATEGORY', model: 'Category', typeName: 'EventCategory', ref: EventCategoryRef, single: 'eventCategory', plural: 'eventCategories' });

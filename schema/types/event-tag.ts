@@ -9,4 +9,5 @@ export const EventTagRef = builder.prismaNode('Tag', {
   interfaces: [EventTermInterface],
 });
 
-defineTermOperations({ taxonomy: 'TAG', model: 'Tag', typeName: 'EventTag', ref: EventTagRef, single: 'eventTag', plural: 'eventTags' });
+/** The edge of a tag in the default list (for change payloads). */
+export const tagEdges = defineTermOperations({ taxonomy: 'TAG', model: 'Tag', typeName: 'EventTag', ref: EventTagRef, single: 'eventTag', plural: 'eventTags' });

@@ -1,19 +1,23 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Event } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
 import { renderTitle } from '../../src/domain/text.ts';
-import { buildEventListQuery, type AppliedWindow } from '../../src/services/event-list.ts';
+import { buildEventListQuery, eventListOrder, type AppliedWindow } from '../../src/services/event-list.ts';
 import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
-import { loadReadablePost, withScalars } from '../../src/services/posts.ts';
+import { loadReadablePost } from '../../src/services/posts.ts';
 import { lockedContent, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
-import { EventFilterInput } from '../inputs/event-filter.ts';
+import { EventFilterInput, toEventFilter } from '../inputs/event-filter.ts';
 import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/event-input.ts';
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
-import { CONNECTION_NODE_PATHS, deepPageFetch, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
+import { optionalRecordId } from '../ids.ts';
+import { CONNECTION_NODE_PATHS, edgeIn, pageArgs, PagedConnectionInterface, paginate, prismaList } from '../pagination.ts';
+import { writtenEdge, type Written } from '../payloads.ts';
 import { describedEnum, ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -120,34 +124,35 @@ const ListOrderEnum = describedEnum('ListOrder', 'Order of an event list.', {
   DESC: ['desc', 'Latest start first (past events).'],
 });
 
+/** An event list in its order (the events connection; a written event's edge in the default list). */
+function eventList(ctx: Context, where: object, orderBy: readonly object[], select: object) {
+  return prismaList({ model: 'Event', table: ctx.prisma.event, where, orderBy, select, idsFirst: true });
+}
+
+export const EventEdgeRef = builder.edgeObject({ type: EventRef, name: 'EventConnectionEdge' });
+
 builder.queryFields((t) => ({
   event: t.prismaField({
     type: 'Event',
     nullable: true,
     description:
       'One event by ID or slug; null when none exists or the caller may not read it. An ID of another kind of post is an error (`WRONG_KIND`).',
-    args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+    args: { id: t.arg.id({ description: 'Global ID, or database ID.' }), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
     resolve: (query, _root, args, ctx) =>
-      readByAddress(args.strict, () => loadReadablePost(ctx, 'EVENT', args, query, (q) => ctx.prisma.event.findUnique(q))),
+      readByAddress(args.strict, () =>
+        loadReadablePost(ctx, 'EVENT', { id: optionalRecordId(args.id, ['Event'], 'id'), slug: args.slug }, query, (q) => ctx.prisma.event.findUnique(q)),
+      ),
   }),
   events: t.connection(
     {
       type: EventRef,
-      description: 'Events in start order, with every filter of the REST list (contract §5.4/§5.5).',
+      description:
+        'Events in start order, with every filter of the REST list (contract §5.4/§5.5). Cursors hold the order\'s keys (start, or publication date with `include`) and the ID.',
       args: { filter: t.arg({ type: EventFilterInput }), order: t.arg({ type: ListOrderEnum, description: 'Default ASC.' }), ...pageArgs },
       resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
-        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, args.filter ?? {}, args.order ?? 'asc');
-        const window = pageWindow(ctx, args);
+        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, toEventFilter(args.filter), args.order ?? 'asc');
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
-        const page = await listPage(
-          window,
-          deepPageFetch(
-            (skip, take) => ctx.prisma.event.findMany({ ...select, where, orderBy, skip, take }),
-            (skip, take) => ctx.prisma.event.findMany({ select: { id: true }, where, orderBy, skip, take }),
-            (ids) => ctx.prisma.event.findMany({ ...withScalars(select, { id: true }), where: { id: { in: ids } } }),
-          ),
-          () => ctx.prisma.event.count({ where }),
-        );
+        const page = await paginate(ctx, args, eventList(ctx, where, orderBy, select));
         return { ...page, window: applied };
       }),
     },
@@ -158,39 +163,67 @@ builder.queryFields((t) => ({
         window: c.expose('window', { type: AppliedWindowRef }),
       }),
     },
+    EventEdgeRef,
   ),
 }));
 
 /** A write's answer: the event as it is now, with the fields the operation selects. */
 const reloadEvent = (ctx: Context, query: object, id: number) => ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id } });
 
+/** The default event list (start order, as `events` lists without `order`). */
+const defaultEventList = (ctx: Context, select: object) => eventList(ctx, {}, eventListOrder(ctx, {}, 'asc'), select);
+
+/** The written event's edge in the default event list, for clients that add it to a list they show. */
+const eventEdge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writtenEdge(ctx, info, 'Event', id, (select) => defaultEventList(ctx, select));
+
+/** An event row (all its columns loaded) as an edge of the default event list. */
+export const eventEdgeOf = (ctx: Context, row: Event) => edgeIn(defaultEventList(ctx, {}), row);
+
+const CreateEventSuccess = builder.objectRef<Written>('CreateEventSuccess').implement({
+  description: 'The created event, and its edge for lists that show it (`@appendEdge`).',
+  fields: (t) => ({
+    event: t.prismaField({ type: 'Event', resolve: (query, w, _a, ctx) => reloadEvent(ctx, query, w.id) }),
+    eventEdge: t.field({ type: EventEdgeRef, description: 'Its edge in the default event list (start order).', resolve: (w, _a, ctx, info) => eventEdge(ctx, info, w.id) }),
+  }),
+});
+
+const UpdateEventSuccess = builder.objectRef<Written>('UpdateEventSuccess').implement({
+  description: 'The updated event (the addressed one, when a series was split).',
+  fields: (t) => ({
+    event: t.prismaField({ type: 'Event', resolve: (query, w, _a, ctx) => reloadEvent(ctx, query, w.id) }),
+  }),
+});
+
 builder.mutationFields((t) => ({
-  createEvent: t.prismaField({
-    type: 'Event',
+  createEvent: t.field({
+    type: CreateEventSuccess,
     description: 'Creates an event; linked venues/organizers may be created inline, terms linked by ID, slug or name.',
     errors: { types: [...writeErrors] },
     args: { input: t.arg({ type: CreateEventInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => reloadEvent(ctx, query, await createEvent(ctx, toEventInput(args.input))),
+    resolve: async (_root, args, ctx) => ({ id: await createEvent(ctx, toEventInput(args.input)) }),
   }),
-  updateEvent: t.prismaField({
-    type: 'Event',
+  updateEvent: t.field({
+    type: UpdateEventSuccess,
     description: 'Partial update: fields not given stay as they are.',
     errors: { types: [...writeErrors] },
     args: {
-      id: t.arg.int(),
+      id: t.arg.id({ description: 'Global ID, or database ID.' }),
       slug: t.arg.string(),
       input: t.arg({ type: UpdateEventInput, required: true }),
-      // Recurring series (issue 13): which occurrences the update applies to; returns the addressed event.
+      // Recurring series: which occurrences the update applies to; returns the addressed event.
       scope: t.arg({ type: RecurrenceScopeEnum, description: 'On an occurrence of a series: THIS (default), THIS_AND_FOLLOWING or ALL.' }),
     },
-    resolve: async (query, _root, args, ctx) =>
-      reloadEvent(ctx, query, await updateEvent(ctx, { id: args.id, slug: args.slug }, toEventInput(args.input), args.scope ?? 'THIS')),
+    resolve: async (_root, args, ctx) => ({
+      id: await updateEvent(ctx, { id: optionalRecordId(args.id, ['Event'], 'id'), slug: args.slug }, toEventInput(args.input), args.scope ?? 'THIS'),
+    }),
   }),
 }));
 
 definePostLifecycle({
   model: 'Event',
   single: 'event',
+  edgeRef: EventEdgeRef,
+  edge: eventEdge,
   trash: { description: 'Moves the event to the trash. Already trashed → GoneError.', write: trashEvent },
   restore: { description: 'Takes the event out of the trash, back to the status it had.', write: restoreEvent },
   purge: purgeEvent,

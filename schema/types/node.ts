@@ -1,7 +1,7 @@
-import { decodeGlobalID } from '@pothos/plugin-relay';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { builder } from '../builder.ts';
 import { domainGraphQLError, raisesDomainErrors } from '../errors.ts';
+import { decodeGlobalId } from '../ids.ts';
 import { loadNodes } from '../node-loader.ts';
 
 /**
@@ -10,19 +10,7 @@ import { loadNodes } from '../node-loader.ts';
  * `nodes`, on that item only), never a masked server fault. A well-formed ID of an unknown type or
  * record, or of one the caller may not read, answers null.
  */
-type GlobalId = { typename: string; id: string };
-
-function decode(globalId: string, field: string): GlobalId | ValidationError {
-  let decoded: GlobalId | undefined;
-  try {
-    decoded = decodeGlobalID(globalId);
-  } catch {
-    decoded = undefined;
-  }
-  if (decoded && /^[1-9]\d{0,15}$/.test(decoded.id)) return decoded;
-  const shown = JSON.stringify(globalId.length > 60 ? globalId.slice(0, 60) + '…' : globalId);
-  return new ValidationError(`${shown} is not a global ID of this API (the \`id\` field of a record).`, field, 'BAD_USER_INPUT');
-}
+type GlobalId = { typename: string; id: number };
 
 const wellFormed = (d: GlobalId | ValidationError): d is GlobalId => !(d instanceof ValidationError);
 
@@ -34,7 +22,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.id({ required: true }) },
     resolve: raisesDomainErrors(async (_root, { id }, ctx, info) => {
-      const decoded = decode(String(id), 'id');
+      const decoded = decodeGlobalId(String(id), 'id');
       if (!wellFormed(decoded)) throw decoded;
       return (await loadNodes(ctx, info, [decoded]))[0];
     }),
@@ -45,7 +33,7 @@ builder.queryFields((t) => ({
     args: { ids: t.arg.idList({ required: true }) },
     resolve: raisesDomainErrors(async (_root, { ids }, ctx, info) => {
       // A malformed ID fails its own item (null, with an error at `nodes.<i>`); the others load in one batch.
-      const decoded = ids.map((id) => decode(String(id), 'ids'));
+      const decoded = ids.map((id) => decodeGlobalId(String(id), 'ids'));
       const loaded = await loadNodes(ctx, info, decoded.filter(wellFormed));
       let next = 0;
       return decoded.map((d) => (wellFormed(d) ? Promise.resolve(loaded[next++] ?? null) : Promise.reject(domainGraphQLError(d))));

@@ -13,7 +13,8 @@ export const OrganizerRef = builder.prismaNode('Organizer', {
   }),
 });
 
-defineLinkedPostOperations({
+/** The edge of a organizer in the default list (for change payloads). */
+export const organizerEdges = defineLinkedPostOperations({
   kind: 'ORGANIZER',
   model: 'Organizer',
   ref: OrganizerRef,

@@ -11,6 +11,7 @@ import { cancelOccurrence } from '../../src/services/recurrence.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
+import { globalId, recordId } from '../ids.ts';
 import { EventRef } from './event.ts';
 
 interface SeriesFields {
@@ -117,15 +118,32 @@ builder.prismaObjectFields(EventRef, (t) => ({
   }),
 }));
 
+const CancelOccurrenceSuccess = builder.objectRef<{ id: number; seriesId: number }>('CancelOccurrenceSuccess').implement({
+  description: 'The cancelled occurrence (deleted) and its series as it is now.',
+  fields: (t) => ({
+    deletedId: t.id({
+      nullable: true,
+      description:
+        "Global ID of the deleted occurrence (`@deleteEdge` / `@deleteRecord`); null when it was the series' own first date (the series moved to its next one).",
+      resolve: (c) => (c.id === c.seriesId ? null : globalId('Event', c.id)),
+    }),
+    event: t.prismaField({
+      type: 'Event',
+      description: 'The series (its EXDATE added; a series that lost its first occurrence starts at the next).',
+      resolve: (query, c, _a, ctx) => ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id: c.seriesId } }),
+    }),
+  }),
+});
+
 builder.mutationFields((t) => ({
-  cancelOccurrence: t.prismaField({
-    type: 'Event',
-    description: 'Cancels one occurrence: its date becomes an EXDATE of the series and the occurrence is deleted. Returns the series.',
+  cancelOccurrence: t.field({
+    type: CancelOccurrenceSuccess,
+    description: 'Cancels one occurrence: its date becomes an EXDATE of the series and the occurrence is deleted.',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int({ required: true, description: 'The occurrence (post) ID.' }) },
-    resolve: async (query, _root, args, ctx) => {
-      const seriesId = await cancelOccurrence(ctx, args.id);
-      return ctx.prisma.event.findUniqueOrThrow({ ...query, where: { id: seriesId } });
+    args: { id: t.arg.id({ required: true, description: 'The occurrence: global ID, or database ID.' }) },
+    resolve: async (_root, args, ctx) => {
+      const id = recordId(args.id, ['Event'], 'id');
+      return { id, seriesId: await cancelOccurrence(ctx, id) };
     },
   }),
 }));

@@ -1,21 +1,27 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import {
   buildTermListQuery,
-  findTermPage,
   createTerm,
   deleteTerm,
   getTermOrThrow,
+  termNameKey,
+  termNameKeys,
   termTable,
   updateTerm,
   type Taxonomy,
 } from '../../src/services/terms.ts';
 import { NotFoundError } from '../../src/domain/errors.ts';
 import { normalizeSlugLookup } from '../../src/domain/slug.ts';
+import { withScalars } from '../../src/services/posts.ts';
 import { builder, type PrismaNodeRefOf } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
-import { CreateTermInput, TermFilterInput, UpdateTermInput } from '../inputs/term-input.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgs, PagedConnectionInterface, pageWindow } from '../pagination.ts';
+import { optionalRecordId, recordId } from '../ids.ts';
+import { CreateTermInput, TermFilterInput, toTermFilter, toTermInput, UpdateTermInput } from '../inputs/term-input.ts';
+import type { SortKey } from '../keyset.ts';
+import { CONNECTION_NODE_PATHS, edgeIn, memoryList, pageArgs, PagedConnectionInterface, paginate, prismaList, type ListSource } from '../pagination.ts';
+import { deletedIdField, writtenEdge, type Written } from '../payloads.ts';
 
 export interface DeletedTermShape {
   id: number;
@@ -42,6 +48,28 @@ export const DeletedTermRef = builder.objectRef<DeletedTermShape>('DeletedTerm')
   }),
 });
 
+type TermList = Awaited<ReturnType<typeof buildTermListQuery>>;
+type TermRow = Awaited<ReturnType<ReturnType<typeof termTable>['findUniqueOrThrow']>>;
+
+/** A term list in its order: by a column (the database orders it), or by name (ordered here: src/services/terms.ts). */
+function termList(ctx: Context, taxonomy: Taxonomy, model: 'Category' | 'Tag', list: TermList, select: { select?: object }): ListSource<TermRow> {
+  const table = termTable(ctx, taxonomy);
+  if (list.orderBy) return prismaList({ model, table, where: list.where, orderBy: list.orderBy, select });
+  const keys: SortKey[] = [
+    { field: 'lower(name)', dir: list.nameOrder === 'desc' ? 'desc' : 'asc', nulls: 'last', nullable: false, type: 'String' },
+    { field: 'id', dir: 'asc', nulls: 'last', nullable: false, type: 'Int' },
+  ];
+  return memoryList({
+    keys,
+    keyed: async () => (await termNameKeys(ctx, taxonomy, list)).map((t) => ({ id: t.id, values: [t.key, t.id] })),
+    load: (ids) => table.findMany({ ...withScalars(select, { id: true, name: true }), where: { id: { in: ids } } }),
+    keyValues: (row) => [termNameKey(row.name), row.id],
+  });
+}
+
+/** Every term by name: the default order of the lists. */
+const BY_NAME: TermList = { where: {}, orderBy: null, nameOrder: 'asc' };
+
 /** Categories and tags share reads, lists and writes (contract §5.7, §7.8). */
 export function defineTermOperations(opts: {
   taxonomy: Taxonomy;
@@ -54,18 +82,22 @@ export function defineTermOperations(opts: {
   const { taxonomy, model, single, plural, typeName } = opts;
   const delegate = (ctx: Context) => termTable(ctx, taxonomy);
   const reload = (ctx: Context, query: object, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
+  const edgeRef = builder.edgeObject({ type: opts.ref, name: `${typeName}ConnectionEdge` });
+  const defaultList = (ctx: Context, select: { select?: object }) => termList(ctx, taxonomy, model, BY_NAME, select);
+  const edge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writtenEdge(ctx, info, typeName, id, (select) => defaultList(ctx, select));
 
   builder.queryFields((t) => ({
     [single]: t.prismaField({
       type: model,
       nullable: true,
       description: `One ${typeName} by ID or slug; null when none exists.`,
-      args: { id: t.arg.int(), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
+      args: { id: t.arg.id({ description: 'Global ID, or database ID.' }), slug: t.arg.string(), strict: t.arg.boolean(strictArgDescription) },
       resolve: (query, _r, args, ctx) =>
         readByAddress(args.strict, async () => {
-          if (args.id != null) {
-            await getTermOrThrow(ctx, taxonomy, args.id);
-            return reload(ctx, query, args.id);
+          const id = optionalRecordId(args.id, [typeName], 'id');
+          if (id != null) {
+            await getTermOrThrow(ctx, taxonomy, id);
+            return reload(ctx, query, id);
           }
           const slug = args.slug ? normalizeSlugLookup(args.slug) : '';
           const found = slug ? await delegate(ctx).findUnique({ ...query, where: { slug } }) : null;
@@ -76,49 +108,66 @@ export function defineTermOperations(opts: {
     [plural]: t.connection(
       {
         type: opts.ref,
-        description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true).`,
+        description: `${typeName}s (contract §5.7 filters; hideEmpty defaults to true). Cursors hold the order's key and the ID.`,
         args: { filter: t.arg({ type: TermFilterInput }), ...pageArgs },
         resolve: raisesDomainErrors(async (_r, args, ctx, info) => {
-          const list = await buildTermListQuery(ctx, taxonomy, args.filter ?? {});
-          const window = pageWindow(ctx, args);
+          const list = await buildTermListQuery(ctx, taxonomy, toTermFilter(args.filter, typeName));
           const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName });
-          return listPage(
-            window,
-            (skip, take) => findTermPage(ctx, taxonomy, list, select, skip, take),
-            () => delegate(ctx).count({ where: list.where }),
-          );
+          return paginate(ctx, args, termList(ctx, taxonomy, model, list, select));
         }),
       },
       {
         name: `${typeName}Connection`,
         interfaces: [PagedConnectionInterface],
       },
+      edgeRef,
     ),
   }));
 
+  const Created = builder.objectRef<Written>(`Create${typeName}Success`).implement({
+    description: `The created ${single}, and its edge for lists that show it.`,
+    fields: (t) => ({
+      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
+      [`${single}Edge`]: t.field({ type: edgeRef, description: 'Its edge in the default list (by name).', resolve: (w, _a, ctx, info) => edge(ctx, info, w.id) }),
+    }),
+  });
+  const Updated = builder.objectRef<Written>(`Update${typeName}Success`).implement({
+    description: `The updated ${single}.`,
+    fields: (t) => ({
+      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
+    }),
+  });
+  const Deleted = builder.objectRef<DeletedTermShape>(`Delete${typeName}Success`).implement({
+    description: `The deleted ${single}: its global ID and what it was.`,
+    fields: (t) => ({
+      deletedId: t.id(deletedIdField(typeName)),
+      deleted: t.field({ type: DeletedTermRef, description: 'The term as it was just before its deletion.', resolve: (term) => term }),
+    }),
+  });
+
   builder.mutationFields((t) => ({
-    [`create${typeName}`]: t.prismaField({
-      type: model,
+    [`create${typeName}`]: t.field({
+      type: Created,
       description: `Creates a ${single}. Same name (under the same parent) → ConflictError TERM_EXISTS.`,
       errors: { types: [...writeErrors] },
       args: { input: t.arg({ type: CreateTermInput, required: true }) },
-      resolve: async (query, _r, args, ctx) =>
-        reload(ctx, query, await createTerm(ctx, taxonomy, args.input)),
+      resolve: async (_r, args, ctx) => ({ id: await createTerm(ctx, taxonomy, toTermInput(args.input)) }),
     }),
-    [`update${typeName}`]: t.prismaField({
-      type: model,
+    [`update${typeName}`]: t.field({
+      type: Updated,
       description: 'Partial update.',
       errors: { types: [...writeErrors] },
-      args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateTermInput, required: true }) },
-      resolve: async (query, _r, args, ctx) =>
-        reload(ctx, query, await updateTerm(ctx, taxonomy, args.id, args.input)),
+      args: { id: t.arg.id({ required: true, description: 'Global ID, or database ID.' }), input: t.arg({ type: UpdateTermInput, required: true }) },
+      resolve: async (_r, args, ctx) => ({ id: await updateTerm(ctx, taxonomy, recordId(args.id, [typeName], 'id'), toTermInput(args.input)) }),
     }),
     [`delete${typeName}`]: t.field({
-      type: DeletedTermRef,
+      type: Deleted,
       description: 'Deletes permanently (terms have no trash); events lose the term, child categories move up.',
       errors: { types: [...writeErrors] },
-      args: { id: t.arg.int({ required: true }) },
-      resolve: (_r, args, ctx) => deleteTerm(ctx, taxonomy, args.id),
+      args: { id: t.arg.id({ required: true, description: 'Global ID, or database ID.' }) },
+      resolve: (_r, args, ctx) => deleteTerm(ctx, taxonomy, recordId(args.id, [typeName], 'id')),
     }),
   }));
+
+  return { ref: edgeRef, of: (ctx: Context, row: TermRow) => edgeIn(defaultList(ctx, {}), row) };
 }

@@ -1,5 +1,6 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import { encodeGlobalID } from '@pothos/plugin-relay';
+import type { Context } from '../../src/services/context.ts';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../../src/domain/errors.ts';
 import {
   applicationPasswordSelect,
@@ -14,7 +15,9 @@ import {
 } from '../../src/services/users.ts';
 import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
-import { CONNECTION_NODE_PATHS, listPage, pageArgs, pageWindow } from '../pagination.ts';
+import { globalId, optionalRecordId, recordId } from '../ids.ts';
+import { CONNECTION_NODE_PATHS, pageArgs, PagedConnectionInterface, paginate, prismaList } from '../pagination.ts';
+import { deletedIdField, writtenEdge, type Written } from '../payloads.ts';
 
 export const UserRoleEnum = builder.enumType('UserRole', {
   description: 'WordPress roles.',
@@ -41,14 +44,14 @@ export const NewApplicationPasswordRef = builder
       uuid: t.exposeString('uuid'),
       name: t.exposeString('name'),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
-      userId: t.exposeInt('userId', { description: 'Database ID of the owner.' }),
+      userId: t.id({ description: 'Global ID of the owner (a User).', resolve: (p) => globalId('User', p.userId) }),
     }),
   });
 
 export const DeletedUserRef = builder.objectRef<{ id: number; login: string }>('DeletedUser').implement({
-  description: 'The account that was deleted.',
+  // No `id`: the global ID is the deleted User's, and a normalized cache keys records by it.
+  description: 'The account that was deleted (its global ID is the payload\'s `deletedId`).',
   fields: (t) => ({
-    id: t.id({ resolve: (u) => encodeGlobalID('User', u.id) }),
     databaseId: t.exposeInt('id'),
     login: t.exposeString('login'),
   }),
@@ -88,6 +91,12 @@ export const UserRef = builder.prismaNode('User', {
 
 const listErrors = [UnauthenticatedError, ForbiddenError, ValidationError] as const;
 
+/** Accounts by login (ties by ID). */
+const userList = (ctx: Context, where: object, select: object) =>
+  prismaList({ model: 'User', table: ctx.prisma.user, where, orderBy: [{ login: 'asc' }, { id: 'asc' }], select });
+
+export const UserEdgeRef = builder.edgeObject({ type: UserRef, name: 'UserConnectionEdge' });
+
 builder.queryFields((t) => ({
   me: t.prismaField({
     type: 'User',
@@ -98,7 +107,7 @@ builder.queryFields((t) => ({
   users: t.connection(
     {
       type: UserRef,
-      description: 'Accounts by login (administrators only).',
+      description: 'Accounts by login (administrators only). Cursors hold the login and the ID.',
       errors: { types: [...listErrors] },
       args: {
         role: t.arg({ type: UserRoleEnum, description: 'Only users with this role.' }),
@@ -106,24 +115,12 @@ builder.queryFields((t) => ({
       },
       resolve: async (_root, args, ctx, info) => {
         const where = userListWhere(ctx, { role: args.role });
-        const window = pageWindow(ctx, args);
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'User' });
-        return listPage(
-          window,
-          (skip, take) => ctx.prisma.user.findMany({ ...select, where, orderBy: [{ login: 'asc' }, { id: 'asc' }], skip, take }),
-          () => ctx.prisma.user.count({ where }),
-        );
+        return paginate(ctx, args, userList(ctx, where, select));
       },
     },
-    {
-      name: 'UserConnection',
-      fields: (c) => ({
-        totalCount: c.exposeInt('totalCount'),
-        page: c.exposeInt('page'),
-        perPage: c.exposeInt('perPage'),
-        totalPages: c.exposeInt('totalPages'),
-      }),
-    },
+    { name: 'UserConnection', interfaces: [PagedConnectionInterface] },
+    UserEdgeRef,
   ),
 }));
 
@@ -147,44 +144,68 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
   }),
 });
 
+const reloadUser = (ctx: Context, query: object, id: number) => ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
+const userEdge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writtenEdge(ctx, info, 'User', id, (select) => userList(ctx, {}, select));
+
+const CreateUserSuccess = builder.objectRef<Written>('CreateUserSuccess').implement({
+  description: 'The created account, and its edge for lists that show it.',
+  fields: (t) => ({
+    user: t.prismaField({ type: 'User', resolve: (query, w, _a, ctx) => reloadUser(ctx, query, w.id) }),
+    userEdge: t.field({ type: UserEdgeRef, description: 'Its edge in the list of accounts (by login).', resolve: (w, _a, ctx, info) => userEdge(ctx, info, w.id) }),
+  }),
+});
+const UpdateUserSuccess = builder.objectRef<Written>('UpdateUserSuccess').implement({
+  description: 'The updated account.',
+  fields: (t) => ({ user: t.prismaField({ type: 'User', resolve: (query, w, _a, ctx) => reloadUser(ctx, query, w.id) }) }),
+});
+const DeleteUserSuccess = builder.objectRef<{ id: number; login: string }>('DeleteUserSuccess').implement({
+  description: 'The deleted account: its global ID and what it was.',
+  fields: (t) => ({
+    deletedId: t.id(deletedIdField('User')),
+    deleted: t.field({ type: DeletedUserRef, resolve: (u) => u }),
+  }),
+});
+const CreateApplicationPasswordSuccess = builder.objectRef<ApplicationPasswordSummary & { password: string }>('CreateApplicationPasswordSuccess').implement({
+  description: 'The created application password (its password shown this once).',
+  fields: (t) => ({ applicationPassword: t.field({ type: NewApplicationPasswordRef, resolve: (p) => p }) }),
+});
+const RevokeApplicationPasswordSuccess = builder.objectRef<ApplicationPasswordSummary>('RevokeApplicationPasswordSuccess').implement({
+  description: 'The revoked application password.',
+  fields: (t) => ({ applicationPassword: t.field({ type: ApplicationPasswordRef, resolve: (p) => p }) }),
+});
+
 builder.mutationFields((t) => ({
-  createUser: t.prismaField({
-    type: 'User',
+  createUser: t.field({
+    type: CreateUserSuccess,
     description: 'Creates an account (administrators only).',
     errors: { types: [...writeErrors] },
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await createUser(ctx, args.input);
-      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    resolve: async (_root, args, ctx) => ({ id: await createUser(ctx, args.input) }),
   }),
-  updateUser: t.prismaField({
-    type: 'User',
+  updateUser: t.field({
+    type: UpdateUserSuccess,
     description: 'Partial update of an account: the user themself or administrators.',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = await updateUser(ctx, args.id, args.input);
-      return ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    args: { id: t.arg.id({ required: true, description: 'Global ID, or database ID.' }), input: t.arg({ type: UpdateUserInput, required: true }) },
+    resolve: async (_root, args, ctx) => ({ id: await updateUser(ctx, recordId(args.id, ['User'], 'id'), args.input) }),
   }),
   deleteUser: t.field({
-    type: DeletedUserRef,
+    type: DeleteUserSuccess,
     description:
       'Deletes an account and its application passwords (administrators only; not your own, not the last administrator). Its events, venues and organizers keep existing without an author.',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => deleteUser(ctx, args.id),
+    args: { id: t.arg.id({ required: true, description: 'Global ID, or database ID.' }) },
+    resolve: (_root, args, ctx) => deleteUser(ctx, recordId(args.id, ['User'], 'id')),
   }),
   createApplicationPassword: t.field({
-    type: NewApplicationPasswordRef,
+    type: CreateApplicationPasswordSuccess,
     description: "Creates an application password for the caller, or (administrators) for `userId`. Names are unique per user.",
     errors: { types: [...writeErrors] },
-    args: { name: t.arg.string({ required: true }), userId: t.arg.int({ description: 'Defaults to the caller.' }) },
-    resolve: (_root, args, ctx) => createApplicationPassword(ctx, args.name, args.userId),
+    args: { name: t.arg.string({ required: true }), userId: t.arg.id({ description: 'Defaults to the caller. Global ID, or database ID.' }) },
+    resolve: (_root, args, ctx) => createApplicationPassword(ctx, args.name, optionalRecordId(args.userId, ['User'], 'userId')),
   }),
   revokeApplicationPassword: t.field({
-    type: ApplicationPasswordRef,
+    type: RevokeApplicationPasswordSuccess,
     description: 'Revokes an application password at once: its owner or administrators. Returns the revoked password.',
     errors: { types: [...writeErrors] },
     args: { uuid: t.arg.string({ required: true }) },

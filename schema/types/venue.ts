@@ -24,7 +24,8 @@ export const VenueRef = builder.prismaNode('Venue', {
   }),
 });
 
-defineLinkedPostOperations({
+/** The edge of a venue in the default list (for change payloads). */
+export const venueEdges = defineLinkedPostOperations({
   kind: 'VENUE',
   model: 'Venue',
   ref: VenueRef,

@@ -57,7 +57,9 @@ export class ConflictError extends DomainError {
     message: string,
     code: string,
     field?: string,
+    /** The record the write clashes with, and its kind when it is a record of the API (a user, a category, a tag). */
     readonly existingId?: number,
+    readonly existingType?: 'User' | 'EventCategory' | 'EventTag',
   ) {
     super(message, code, field);
   }

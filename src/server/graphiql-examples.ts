@@ -49,10 +49,10 @@ query EventBySlug($slug: String! = "summer-jazz-night") {
 `;
 
 const MUTATION = `# Writes need a signed-in user: add {"Authorization": "Basic <base64 of login:password>"} under Headers.
-# A mutation answers the record or a typed error (ValidationError, ForbiddenError, …).
+# A mutation answers a payload (the record; for a create, its list edge too) or a typed error (ValidationError, …).
 mutation CreateEvent {
   createEvent(input: { title: "Summer Jazz Night", startDate: "2027-06-05 19:00", endDate: "2027-06-05 22:30", status: DRAFT }) {
-    ... on Event { id databaseId title status }
+    ... on CreateEventSuccess { event { id databaseId title status } }
     ... on Error { code message }
   }
 }
@@ -61,7 +61,7 @@ mutation CreateEvent {
 const SUBSCRIPTION = `# Live changes (over SSE here; graphql-ws clients use WebSocket on the same /graphql).
 # Run it, then create or edit an event in another tab: each change arrives as you may see it.
 subscription EventChanges {
-  eventChanged { action id event { title startDate status } }
+  eventChanged { action eventId event { title startDate status } }
 }
 `;
 

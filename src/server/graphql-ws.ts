@@ -85,14 +85,15 @@ export function graphqlWebSockets(opts: { yoga: GraphQLServer; db: Database; con
           imageImport: config.imageImport,
           editContext: true,
         });
-        // Trusted documents: an anonymous caller runs only the manifest's operations, by ID or by their very text.
+        // Trusted documents: an anonymous caller runs only the manifest's operations, by ID or by their very
+        // text; anyone may name one by ID (`extensions.documentId` / `doc_id`: a persisted client sends no text).
         let query = payload.query;
-        if (config.trustedDocuments && !cal.viewer) {
+        if (config.trustedDocuments) {
           const trusted = isTrustedDocument(config.trustedDocuments, query, payload.extensions);
-          if (trusted === null) {
+          if (trusted !== null) query = trusted;
+          else if (!cal.viewer) {
             return [createGraphQLError('Only trusted operations may be run without signing in.', { extensions: { code: 'PERSISTED_QUERY_ONLY' } })];
           }
-          query = trusted;
         }
         const chain = yoga.getEnveloped({ cal });
         // Parse and validation refusals (syntax, unknown fields, Armor's limits, which throw) are the client's: sent as errors.

@@ -7,8 +7,9 @@ import { z } from 'zod';
 /** Trusted documents: operation ID (usually the SHA-256 of its text) → document text. */
 export type TrustedDocuments = ReadonlyMap<string, string>;
 
-// The two common manifest formats: GraphQL Code Generator's client preset (`persisted-documents.json`,
-// `{ "<hash>": "query …" }`) and Apollo's (`{ format: "apollo-persisted-query-manifest", operations: [{ id, body }] }`).
+// The common manifest formats: `{ "<id>": "query …" }` (GraphQL Code Generator's client preset's
+// `persisted-documents.json`, and relay-compiler's `persistConfig.file` output as it writes it) and
+// Apollo's (`{ format: "apollo-persisted-query-manifest", operations: [{ id, body }] }`).
 const manifest = z.union([
   z.object({ format: z.literal('apollo-persisted-query-manifest'), operations: z.array(z.object({ id: z.string().min(1), body: z.string().min(1) })) }),
   z.record(z.string().min(1), z.string().min(1)),
@@ -30,39 +31,50 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
  * Persisted operations of `/graphql` (issue 25 item 4). Without a manifest: automatic persisted
  * queries (Apollo's APQ: a client sends the SHA-256 of its document, and the document itself once
  * when the server answers `PERSISTED_QUERY_NOT_FOUND`), kept per process. With a manifest (trusted
- * documents): anonymous callers may run only the listed operations, by ID (`documentId` or APQ's
- * `extensions.persistedQuery.sha256Hash`); signed-in callers may send any document. Over HTTP a
- * request that carries an Authorization header here is signed in: wrong credentials were refused
- * (401) before Yoga. Persisted GET reads get the ETag and Cache-Control of every GET read.
+ * documents): anonymous callers may run only the listed operations, by ID (`documentId`, Relay's
+ * `doc_id`, or APQ's `extensions.persistedQuery.sha256Hash`); signed-in callers may send any
+ * document. Over HTTP a request that carries an Authorization header here is signed in: wrong
+ * credentials were refused (401) before Yoga. Persisted GET reads get the ETag and Cache-Control of
+ * every GET read.
  */
 export function persistedOperationPlugins(trusted: TrustedDocuments | null): Plugin[] {
   if (!trusted) return [useAPQ({ store: createInMemoryAPQStore({ max: 5000, ttl: 24 * 3600 * 1000 }) })];
   return [
     usePersistedOperations({
       getPersistedOperation: (key) => trusted.get(key) ?? null,
-      // `documentId` (GraphQL over HTTP's persisted documents: `?documentId=` or in the JSON body), else APQ's hash.
+      // `documentId` (GraphQL over HTTP's persisted documents) or `doc_id` (Relay's), in the JSON body
+      // or the query string; else APQ's hash.
       extractPersistedOperationId: (params, request, context) => {
-        const inBody = 'documentId' in params ? params.documentId : undefined;
-        if (typeof inBody === 'string' && inBody) return inBody;
-        return new URL(request.url).searchParams.get('documentId') || defaultExtractPersistedOperationId(params, request, context);
+        const search = new URL(request.url).searchParams;
+        for (const key of DOCUMENT_ID_KEYS) {
+          const inBody = key in params ? (params as Record<string, unknown>)[key] : undefined;
+          if (typeof inBody === 'string' && inBody) return inBody;
+          const inQuery = search.get(key);
+          if (inQuery) return inQuery;
+        }
+        return defaultExtractPersistedOperationId(params, request, context);
       },
       allowArbitraryOperations: (request) => request.headers.has('authorization'),
       customErrors: {
         persistedQueryOnly: {
-          message: 'Only trusted operations may be run without signing in: send a documentId from the manifest.',
+          message: 'Only trusted operations may be run without signing in: send a documentId (or doc_id) from the manifest.',
           extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
         },
         notFound: { message: 'No trusted operation has this ID.', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST', http: { status: 400 } } },
-        keyNotFound: { message: 'Send a documentId (or extensions.persistedQuery.sha256Hash).', extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } } },
+        keyNotFound: { message: 'Send a documentId or doc_id (or extensions.persistedQuery.sha256Hash).', extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } } },
       },
     }),
   ];
 }
 
+/** Where a request names a trusted document: GraphQL over HTTP's `documentId`, Relay's `doc_id`. */
+const DOCUMENT_ID_KEYS = ['documentId', 'doc_id'] as const;
+
 /** Over WebSocket (no HTTP request per operation): may an anonymous caller run this document? */
 export function isTrustedDocument(trusted: TrustedDocuments, query: string, extensions: Record<string, unknown> | undefined | null): string | null {
   const persisted = extensions?.persistedQuery as { sha256Hash?: unknown } | undefined;
-  const id = typeof extensions?.documentId === 'string' ? extensions.documentId : typeof persisted?.sha256Hash === 'string' ? persisted.sha256Hash : null;
+  const named = DOCUMENT_ID_KEYS.map((key) => extensions?.[key]).find((v) => typeof v === 'string');
+  const id = typeof named === 'string' ? named : typeof persisted?.sha256Hash === 'string' ? persisted.sha256Hash : null;
   if (id !== null) return trusted.get(id) ?? null;
   for (const body of trusted.values()) if (body === query) return body;
   return null;

@@ -132,10 +132,18 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter, dir
     }
   }
 
-  const orderBy: Prisma.EventOrderByWithRelationInput[] = filter.include?.length
-    ? [{ dateUtc: direction }, { id: direction }]
-    : [{ [start]: direction }, { id: direction }];
+  const orderBy = eventListOrder(ctx, filter, direction);
   return { where: filter.occurrences === 'SERIES' ? onePerSeries(and) : ({ AND: and } as Prisma.EventWhereInput), orderBy, window: window.applied };
+}
+
+/**
+ * The order of an event list: by start (the time zone mode's start column), or by publication
+ * date when listing given IDs (`include`); ties by ID, so the order is total (keyset cursors,
+ * schema/keyset.ts, follow it).
+ */
+export function eventListOrder(ctx: Context, filter: Pick<EventFilter, 'include'>, direction: 'asc' | 'desc'): Prisma.EventOrderByWithRelationInput[] {
+  const start = ctx.settings.timezoneMode === 'event' ? 'startLocal' : 'startUtc';
+  return filter.include?.length ? [{ dateUtc: direction }, { id: direction }] : [{ [start]: direction }, { id: direction }];
 }
 
 /**

@@ -45,6 +45,8 @@ export async function buildLinkedPostListQuery(ctx: Context, kind: 'VENUE' | 'OR
     const nowUtc = wallClockToDate(ctx.now.toISOString().slice(0, 19).replace('T', ' '));
     and.push(link({ AND: [listStatusWhere<Prisma.EventWhereInput>(ctx, filter.statuses), { startUtc: { gte: nowUtc } }] }));
   }
-  const orderBy: Prisma.VenueOrderByWithRelationInput[] = [{ dateUtc: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }];
-  return { where: { AND: and } as Prisma.VenueWhereInput & Prisma.OrganizerWhereInput, orderBy };
+  return { where: { AND: and } as Prisma.VenueWhereInput & Prisma.OrganizerWhereInput, orderBy: LINKED_POST_ORDER };
 }
+
+/** Newest first (drafts never published last), ties by ID: the order of both lists. */
+export const LINKED_POST_ORDER: Prisma.VenueOrderByWithRelationInput[] = [{ dateUtc: { sort: 'desc', nulls: 'last' } }, { id: 'desc' }];

@@ -20,10 +20,12 @@ export interface TermTable {
   findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<TermRow | null>;
   findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<TermRow>;
   findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<TermRow[]>;
+  findFirst(args: { where: object; orderBy?: object; select: { id: true } }): Promise<{ id: number } | null>;
   count(args: { where: object }): Promise<number>;
 }
 
 export const termTable = (ctx: Context, taxonomy: Taxonomy): TermTable => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
+const termType = (taxonomy: Taxonomy) => (taxonomy === 'CATEGORY' ? 'EventCategory' : 'EventTag');
 const changeKind = (taxonomy: Taxonomy): 'EVENT_CATEGORY' | 'EVENT_TAG' => (taxonomy === 'CATEGORY' ? 'EVENT_CATEGORY' : 'EVENT_TAG');
 interface TreeNode {
   id: number;
@@ -237,7 +239,7 @@ async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: s
       taxonomy === 'CATEGORY'
         ? 'A term with the name provided already exists with this parent.'
         : 'A term with the name provided already exists in this taxonomy.';
-    throw new ConflictError(message, 'TERM_EXISTS', 'name', clash.id);
+    throw new ConflictError(message, 'TERM_EXISTS', 'name', clash.id, termType(taxonomy));
   }
 }
 
@@ -327,7 +329,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   if (input.name) data.name = input.name.trim();
   if (input.description !== undefined && input.description !== null) data.description = input.description;
   if (slug) data.slug = slug;
-  const slugTaken = (holder: number) => new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder);
+  const slugTaken = (holder: number) => new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder, termType(taxonomy));
   // The name and the slug are checked and written under their locks, as creates take them (issue 21).
   await retryOnWriteConflict(() =>
     inTransaction(ctx.prisma, async (tx) => {
@@ -459,6 +461,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
 
   const direction = (filter.order ?? 'asc').toLowerCase() === 'asc' ? 'asc' : 'desc';
   const orderField = (filter.orderby ?? 'name').toLowerCase();
+  // Ties by ID ascending whatever the direction (as WordPress lists them).
   const orderBy: Prisma.CategoryOrderByWithRelationInput[] | null =
     orderField === 'id' || orderField === 'include' || orderField === 'include_slugs' || orderField === 'term_group'
       ? [{ id: direction }]
@@ -469,33 +472,21 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
           : orderField === 'count'
             ? [{ publishedCount: direction }, { id: 'asc' }]
             : null;
-  return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy, nameOrder: orderBy ? null : direction };
+  return { where: { AND: and } as Prisma.CategoryWhereInput, orderBy, nameOrder: direction };
 }
 
 /**
- * One page of terms (`select`: the Prisma select/include the caller reads), in the list's order.
- * By name (the default) the order is case-insensitive with ties by ID, as MySQL's case-insensitive
- * collation returns `ORDER BY name` (issue 14 item 1): "alpha" (ID 1), "Alpha" (ID 2), "beta",
- * "Beta". The database's own collation cannot give that on both backends (PGlite has no ICU, so no
- * nondeterministic collation; its C collation puts every capital first), and Prisma cannot order
- * by `lower(name)`, so the matching IDs and names are read and ordered here, then the page loaded.
+ * The order of a term list by name (the default): case-insensitive with ties by ID, as MySQL's
+ * case-insensitive collation returns `ORDER BY name` (issue 14 item 1): "alpha" (ID 1), "Alpha"
+ * (ID 2), "beta", "Beta". The database's own collation cannot give that on both backends (PGlite
+ * has no ICU, so no nondeterministic collation; its C collation puts every capital first), and
+ * Prisma cannot order by `lower(name)`: the matching IDs and names are read (`termNameKeys`) and
+ * ordered by `termNameKey`, then ID, ascending both ways, in the caller.
  */
-export async function findTermPage(
-  ctx: Context,
-  taxonomy: Taxonomy,
-  list: Awaited<ReturnType<typeof buildTermListQuery>>,
-  select: object,
-  skip: number,
-  take: number,
-): Promise<TermRow[]> {
-  const terms = termTable(ctx, taxonomy);
-  if (list.orderBy) return terms.findMany({ ...select, where: list.where, orderBy: list.orderBy, skip, take });
-  const sign = list.nameOrder === 'desc' ? -1 : 1;
-  const keyed = (await terms.findMany({ where: list.where, select: { id: true, name: true } })).map((t) => ({ id: t.id, key: t.name.toLowerCase() }));
-  keyed.sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : a.id - b.id));
-  const ids = keyed.slice(skip, skip + take).map((t) => t.id);
-  if (!ids.length) return [];
-  const rows = await terms.findMany({ ...select, where: { id: { in: ids } } });
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+export const termNameKey = (name: string) => name.toLowerCase();
+
+/** Every matching term's ID and name key (`termNameKey`), for a list ordered by name. */
+export async function termNameKeys(ctx: Context, taxonomy: Taxonomy, list: Awaited<ReturnType<typeof buildTermListQuery>>): Promise<{ id: number; key: string }[]> {
+  const rows = await termTable(ctx, taxonomy).findMany({ where: list.where, select: { id: true, name: true } });
+  return rows.map((t) => ({ id: t.id, key: termNameKey(t.name) }));
 }

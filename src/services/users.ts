@@ -196,7 +196,7 @@ async function assertEmailFree(tx: TransactionClient, email: string | null | und
     where: { email: { equals: email, mode: 'insensitive' }, ...(exceptId ? { id: { not: exceptId } } : {}) },
     select: { id: true },
   });
-  if (clash) throw new ConflictError('Another user has that email address.', 'EMAIL_EXISTS', 'email', clash.id);
+  if (clash) throw new ConflictError('Another user has that email address.', 'EMAIL_EXISTS', 'email', clash.id, 'User');
 }
 
 /**
@@ -217,7 +217,7 @@ export async function createUser(ctx: Context, input: UserInput): Promise<number
   requireAdmin(ctx);
   validateUser(input, true);
   const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
-  if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
+  if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id, 'User');
   const passwordHash = await hashPassword(input.password!);
   try {
     const user = await inTransaction(ctx.prisma, async (tx) => {
@@ -255,7 +255,7 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
   if (loginChange) {
     const clash = await ctx.prisma.user.findUnique({ where: { login: input.login! }, select: { id: true } });
-    if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id);
+    if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id, 'User');
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {

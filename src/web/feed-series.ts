@@ -8,7 +8,7 @@ import { parse } from 'graphql';
 import type { Context } from '../services/context.ts';
 import type { Executor } from '../../schema/executor.ts';
 
-const SOURCE = `query FeedSeries($ids: [Int!]!, $perPage: Int) {
+const SOURCE = `query FeedSeries($ids: [ID!]!, $perPage: Int) {
   events(filter: { include: $ids }, perPage: $perPage) {
     edges { node {
       databaseId recurrenceId occurrenceOverridden

@@ -46,13 +46,13 @@ async function write(site: Site, auth: string): Promise<number> {
  */
 async function revocationTakesEffectAtOnce(writer: Site, checker: Site) {
   const login = `ed${++tagCounter}`;
-  const created = await graphql(writer, writer.admin, 'mutation ($i: CreateUserInput!) { createUser(input: $i) { ... on User { databaseId } } }', {
+  const created = await graphql(writer, writer.admin, 'mutation ($i: CreateUserInput!) { createUser(input: $i) { ... on CreateUserSuccess { user { databaseId } } } }', {
     i: { login, password: 'first-password', role: 'EDITOR' },
   });
-  const id = created.createUser.databaseId as number;
+  const id = (created.createUser as { user: { databaseId: number } }).user.databaseId;
   const first = basic(login, 'first-password');
-  const app = await graphql(writer, first, 'mutation { createApplicationPassword(name: "deploy") { ... on NewApplicationPassword { password } } }');
-  const appAuth = basic(login, app.createApplicationPassword.password as string);
+  const app = await graphql(writer, first, 'mutation { createApplicationPassword(name: "deploy") { ... on CreateApplicationPasswordSuccess { applicationPassword { password } } } }');
+  const appAuth = basic(login, (app.createApplicationPassword as { applicationPassword: { password: string } }).applicationPassword.password);
 
   // Both credentials work, twice (the second time from the cache).
   for (let i = 0; i < 2; i++) {
@@ -63,25 +63,25 @@ async function revocationTakesEffectAtOnce(writer: Site, checker: Site) {
   // Revoking the application password: refused at once; the account password still works.
   const mine = await graphql(writer, first, '{ me { applicationPasswords { uuid } } }');
   const [{ uuid }] = mine.me.applicationPasswords as { uuid: string }[];
-  await graphql(writer, writer.admin, 'mutation ($u: String!) { revokeApplicationPassword(uuid: $u) { ... on ApplicationPassword { uuid } } }', { u: uuid });
+  await graphql(writer, writer.admin, 'mutation ($u: String!) { revokeApplicationPassword(uuid: $u) { ... on RevokeApplicationPasswordSuccess { applicationPassword { uuid } } } }', { u: uuid });
   expect(await write(checker, appAuth)).toBe(401);
   expect(await write(checker, first)).toBe(201);
 
   // A role change: a subscriber may not create tags, from the next request on.
-  await graphql(writer, writer.admin, 'mutation ($id: Int!) { updateUser(id: $id, input: { role: SUBSCRIBER }) { ... on User { role } } }', { id });
+  await graphql(writer, writer.admin, 'mutation ($id: ID!) { updateUser(id: $id, input: { role: SUBSCRIBER }) { ... on UpdateUserSuccess { user { role } } } }', { id });
   expect(await write(checker, first)).toBe(403);
-  await graphql(writer, writer.admin, 'mutation ($id: Int!) { updateUser(id: $id, input: { role: EDITOR }) { ... on User { role } } }', { id });
+  await graphql(writer, writer.admin, 'mutation ($id: ID!) { updateUser(id: $id, input: { role: EDITOR }) { ... on UpdateUserSuccess { user { role } } } }', { id });
   expect(await write(checker, first)).toBe(201);
 
   // A password change: the old password is refused at once, the new one works.
-  await graphql(writer, writer.admin, 'mutation ($id: Int!) { updateUser(id: $id, input: { password: "second-password" }) { ... on User { login } } }', { id });
+  await graphql(writer, writer.admin, 'mutation ($id: ID!) { updateUser(id: $id, input: { password: "second-password" }) { ... on UpdateUserSuccess { user { login } } } }', { id });
   expect(await write(checker, first)).toBe(401);
   const second = basic(login, 'second-password');
   expect(await write(checker, second)).toBe(201);
   expect(await write(checker, second)).toBe(201);
 
   // A deleted user: refused at once.
-  await graphql(writer, writer.admin, 'mutation ($id: Int!) { deleteUser(id: $id) { __typename } }', { id });
+  await graphql(writer, writer.admin, 'mutation ($id: ID!) { deleteUser(id: $id) { __typename } }', { id });
   expect(await write(checker, second)).toBe(401);
 }
 

@@ -185,9 +185,13 @@ const LIST_DEFAULT = six(
   '200 ids={pub}',
 );
 
-const EVENT_FIELDS =
-  '__typename ... on Event { databaseId status locked description descriptionRaw excerpt excerptRaw venues { databaseId } organizers { databaseId } parent { databaseId } }';
-const VENUE_FIELDS = '__typename ... on Venue { databaseId status locked description descriptionRaw }';
+const EVENT_RECORD = 'databaseId status locked description descriptionRaw excerpt excerptRaw venues { databaseId } organizers { databaseId } parent { databaseId }';
+const EVENT_FIELDS = `__typename ... on Event { ${EVENT_RECORD} }`;
+const VENUE_RECORD = 'databaseId status locked description descriptionRaw';
+const VENUE_FIELDS = `__typename ... on Venue { ${VENUE_RECORD} }`;
+// A write answers a payload (`<Verb><Type>Success`) holding the record, selected as `record` (the checks read it).
+const eventPayload = (verb: string) => `__typename ... on ${verb}EventSuccess { record: event { ${EVENT_RECORD} } }`;
+const venuePayload = (verb: string) => `__typename ... on ${verb}VenueSuccess { record: venue { ${VENUE_RECORD} } }`;
 const EVENT_CONNECTION = '__typename totalCount edges { node { databaseId } }';
 const ERROR_FIELDS = '... on Error { code message }';
 
@@ -711,22 +715,21 @@ const restOther: RestRow[] = [
 
 // --------------------------------------------------------------------------------------- GraphQL
 
-const EVENT_BY_ID = `query($id: Int) { r: event(id: $id) { ${EVENT_FIELDS} } }`;
+const EVENT_BY_ID = `query($id: ID) { r: event(id: $id) { ${EVENT_FIELDS} } }`;
 const EVENT_BY_SLUG = `query($slug: String) { r: event(slug: $slug) { ${EVENT_FIELDS} } }`;
 const EVENTS = `query($filter: EventFilter) { r: events(filter: $filter) { ${EVENT_CONNECTION} } }`;
 const NODE = `query($gid: ID!) { r: node(id: $gid) { __typename ... on Event { databaseId } ... on Venue { databaseId } ... on Organizer { databaseId } } }`;
-const CREATE_EVENT = `mutation($input: CreateEventInput!) { r: createEvent(input: $input) { ${EVENT_FIELDS} ${ERROR_FIELDS} } }`;
-const UPDATE_EVENT = `mutation($id: Int, $slug: String, $input: UpdateEventInput!) { r: updateEvent(id: $id, slug: $slug, input: $input) { ${EVENT_FIELDS} ${ERROR_FIELDS} } }`;
-const DELETE_EVENT = `mutation($id: Int) { r: deleteEvent(id: $id) { ${EVENT_FIELDS} ${ERROR_FIELDS} } }`;
-const RESTORE_EVENT = `mutation($id: Int) { r: restoreEvent(id: $id) { ${EVENT_FIELDS} ${ERROR_FIELDS} } }`;
-const PURGE_EVENT = `mutation($id: Int) { r: purgeEvent(id: $id) { __typename ${ERROR_FIELDS} } }`;
-const VENUE_BY_ID = `query($id: Int) { r: venue(id: $id) { ${VENUE_FIELDS} } }`;
+const CREATE_EVENT = `mutation($input: CreateEventInput!) { r: createEvent(input: $input) { ${eventPayload('Create')} ${ERROR_FIELDS} } }`;
+const UPDATE_EVENT = `mutation($id: ID, $slug: String, $input: UpdateEventInput!) { r: updateEvent(id: $id, slug: $slug, input: $input) { ${eventPayload('Update')} ${ERROR_FIELDS} } }`;
+const DELETE_EVENT = `mutation($id: ID) { r: deleteEvent(id: $id) { ${eventPayload('Delete')} ${ERROR_FIELDS} } }`;
+const RESTORE_EVENT = `mutation($id: ID) { r: restoreEvent(id: $id) { ${eventPayload('Restore')} ${ERROR_FIELDS} } }`;
+const PURGE_EVENT = `mutation($id: ID) { r: purgeEvent(id: $id) { __typename ${ERROR_FIELDS} } }`;
+const VENUE_BY_ID = `query($id: ID) { r: venue(id: $id) { ${VENUE_FIELDS} } }`;
 const VENUES = `query($filter: LinkedPostFilter) { r: venues(filter: $filter) { __typename totalCount edges { node { databaseId } } } }`;
-const CREATE_VENUE = `mutation($input: CreateVenueInput!) { r: createVenue(input: $input) { ${VENUE_FIELDS} ${ERROR_FIELDS} } }`;
-const UPDATE_VENUE = `mutation($id: Int, $input: UpdateVenueInput!) { r: updateVenue(id: $id, input: $input) { ${VENUE_FIELDS} ${ERROR_FIELDS} } }`;
-const DELETE_ORGANIZER = `mutation($id: Int) { r: deleteOrganizer(id: $id) { __typename ... on Organizer { databaseId status } ${ERROR_FIELDS} } }`;
-const termMutation = (field: string, args: string, vars: string, type: string) =>
-  `mutation(${vars}) { r: ${field}(${args}) { __typename ... on ${type} { databaseId } ${ERROR_FIELDS} } }`;
+const CREATE_VENUE = `mutation($input: CreateVenueInput!) { r: createVenue(input: $input) { ${venuePayload('Create')} ${ERROR_FIELDS} } }`;
+const UPDATE_VENUE = `mutation($id: ID, $input: UpdateVenueInput!) { r: updateVenue(id: $id, input: $input) { ${venuePayload('Update')} ${ERROR_FIELDS} } }`;
+const DELETE_ORGANIZER = `mutation($id: ID) { r: deleteOrganizer(id: $id) { __typename ... on DeleteOrganizerSuccess { record: organizer { databaseId status } } ${ERROR_FIELDS} } }`;
+const termMutation = (field: string, args: string, vars: string) => `mutation(${vars}) { r: ${field}(${args}) { __typename ${ERROR_FIELDS} } }`;
 const GQL_NEW_EVENT = { title: '{token} new', startDate: '2026-12-10 10:00:00', endDate: '2026-12-10 12:00:00' };
 
 const graphql: GraphQLRow[] = [
@@ -866,7 +869,7 @@ const graphql: GraphQLRow[] = [
     query: CREATE_EVENT,
     variables: { input: { ...GQL_NEW_EVENT, status: 'PUBLISH' } },
     effect: { fixture: 'created', model: 'event', field: 'exists', to: true },
-    expect: six('Event status=PUBLISH', 'Event status=PUBLISH', 'Event status=PUBLISH', 'Event status=PENDING', FORBIDDEN, UNAUTH),
+    expect: six('CreateEventSuccess status=PUBLISH', 'CreateEventSuccess status=PUBLISH', 'CreateEventSuccess status=PUBLISH', 'CreateEventSuccess status=PENDING', FORBIDDEN, UNAUTH),
   },
   {
     api: 'graphql',
@@ -874,11 +877,11 @@ const graphql: GraphQLRow[] = [
     query: CREATE_EVENT,
     variables: { input: { ...GQL_NEW_EVENT, authorId: '{@other}' } },
     effect: { fixture: 'created', model: 'event', field: 'exists', to: true },
-    expect: gqlWrite('Event', OTHERS),
+    expect: gqlWrite('CreateEventSuccess', OTHERS),
   },
-  { api: 'graphql', name: 'updateEvent own draft', query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('draft', 'own') }, effect: renamed('e'), expect: gqlWrite('Event', OWN_DRAFT) },
-  { api: 'graphql', name: 'updateEvent own published', query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('publish', 'own') }, effect: renamed('e'), expect: gqlWrite('Event', OWN_PUBLISHED) },
-  { api: 'graphql', name: "updateEvent another user's draft", query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('draft') }, effect: renamed('e'), expect: gqlWrite('Event', OTHERS) },
+  { api: 'graphql', name: 'updateEvent own draft', query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('draft', 'own') }, effect: renamed('e'), expect: gqlWrite('UpdateEventSuccess', OWN_DRAFT) },
+  { api: 'graphql', name: 'updateEvent own published', query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('publish', 'own') }, effect: renamed('e'), expect: gqlWrite('UpdateEventSuccess', OWN_PUBLISHED) },
+  { api: 'graphql', name: "updateEvent another user's draft", query: UPDATE_EVENT, variables: { id: '{e}', input: RENAME }, fixtures: { e: ev('draft') }, effect: renamed('e'), expect: gqlWrite('UpdateEventSuccess', OTHERS) },
   {
     api: 'graphql',
     name: "updateEvent(slug) another user's published",
@@ -886,7 +889,7 @@ const graphql: GraphQLRow[] = [
     variables: { slug: '{e.slug}', input: RENAME },
     fixtures: { e: ev() },
     effect: renamed('e'),
-    expect: gqlWrite('Event', OTHERS),
+    expect: gqlWrite('UpdateEventSuccess', OTHERS),
   },
   {
     api: 'graphql',
@@ -894,11 +897,11 @@ const graphql: GraphQLRow[] = [
     query: UPDATE_EVENT,
     variables: { id: '{e}', input: { status: 'PUBLISH' } },
     fixtures: { e: ev('draft', 'own') },
-    expect: six('Event status=PUBLISH', 'Event status=PUBLISH', 'Event status=PUBLISH', 'Event status=PENDING', FORBIDDEN, UNAUTH),
+    expect: six('UpdateEventSuccess status=PUBLISH', 'UpdateEventSuccess status=PUBLISH', 'UpdateEventSuccess status=PUBLISH', 'UpdateEventSuccess status=PENDING', FORBIDDEN, UNAUTH),
   },
-  { api: 'graphql', name: 'deleteEvent own draft', query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev('draft', 'own') }, effect: trashed('e'), expect: gqlWrite('Event status=TRASH', OWN_DRAFT) },
-  { api: 'graphql', name: 'deleteEvent own published', query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev('publish', 'own') }, effect: trashed('e'), expect: gqlWrite('Event status=TRASH', OWN_PUBLISHED) },
-  { api: 'graphql', name: "deleteEvent another user's published", query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev() }, effect: trashed('e'), expect: gqlWrite('Event status=TRASH', OTHERS) },
+  { api: 'graphql', name: 'deleteEvent own draft', query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev('draft', 'own') }, effect: trashed('e'), expect: gqlWrite('DeleteEventSuccess status=TRASH', OWN_DRAFT) },
+  { api: 'graphql', name: 'deleteEvent own published', query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev('publish', 'own') }, effect: trashed('e'), expect: gqlWrite('DeleteEventSuccess status=TRASH', OWN_PUBLISHED) },
+  { api: 'graphql', name: "deleteEvent another user's published", query: DELETE_EVENT, variables: { id: '{e}' }, fixtures: { e: ev() }, effect: trashed('e'), expect: gqlWrite('DeleteEventSuccess status=TRASH', OTHERS) },
   {
     api: 'graphql',
     name: "deleteEvent another user's trashed",
@@ -914,7 +917,7 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{e}' },
     fixtures: { e: ev('trash', 'other', { trashedFrom: 'draft' }) },
     effect: { fixture: 'e', field: 'status', to: 'draft' },
-    expect: gqlWrite('Event status=DRAFT', OTHERS),
+    expect: gqlWrite('RestoreEventSuccess status=DRAFT', OTHERS),
   },
   {
     api: 'graphql',
@@ -923,7 +926,7 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{e}' },
     fixtures: { e: ev('trash', 'own', { trashedFrom: 'publish' }) },
     effect: { fixture: 'e', field: 'status', to: 'publish' },
-    expect: gqlWrite('Event status=PUBLISH', OWN_PUBLISHED),
+    expect: gqlWrite('RestoreEventSuccess status=PUBLISH', OWN_PUBLISHED),
   },
   {
     api: 'graphql',
@@ -932,7 +935,7 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{e}' },
     fixtures: { e: ev('trash', 'own', { trashedFrom: 'draft' }) },
     effect: { fixture: 'e', field: 'status', to: 'draft' },
-    expect: gqlWrite('Event status=DRAFT', OWN_DRAFT),
+    expect: gqlWrite('RestoreEventSuccess status=DRAFT', OWN_DRAFT),
   },
   {
     api: 'graphql',
@@ -941,7 +944,7 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{e}' },
     fixtures: { e: ev('trash') },
     effect: { fixture: 'e', field: 'exists', to: false },
-    expect: gqlWrite('MutationPurgeEventSuccess', OTHERS),
+    expect: gqlWrite('PurgeEventSuccess', OTHERS),
   },
   { api: 'graphql', name: "venue(id) another user's draft", query: VENUE_BY_ID, variables: { id: '{v}' }, fixtures: { v: venue('draft') }, expect: six('Venue', 'Venue', HIDDEN, HIDDEN, HIDDEN, HIDDEN) },
   {
@@ -957,7 +960,7 @@ const graphql: GraphQLRow[] = [
     name: 'createVenue status=PUBLISH',
     query: CREATE_VENUE,
     variables: { input: { name: '{token} new', status: 'PUBLISH' } },
-    expect: six('Venue status=PUBLISH', 'Venue status=PUBLISH', 'Venue status=PUBLISH', 'Venue status=PENDING', FORBIDDEN, UNAUTH),
+    expect: six('CreateVenueSuccess status=PUBLISH', 'CreateVenueSuccess status=PUBLISH', 'CreateVenueSuccess status=PUBLISH', 'CreateVenueSuccess status=PENDING', FORBIDDEN, UNAUTH),
   },
   {
     api: 'graphql',
@@ -966,21 +969,21 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{v}', input: { name: '{token} changed' } },
     fixtures: { v: venue() },
     effect: { fixture: 'v', field: 'name', to: '{token} changed' },
-    expect: gqlWrite('Venue', OTHERS),
+    expect: gqlWrite('UpdateVenueSuccess', OTHERS),
   },
   {
     api: 'graphql',
     name: "restoreVenue another user's trashed",
-    query: `mutation($id: Int) { r: restoreVenue(id: $id) { ${VENUE_FIELDS} ${ERROR_FIELDS} } }`,
+    query: `mutation($id: ID) { r: restoreVenue(id: $id) { ${venuePayload('Restore')} ${ERROR_FIELDS} } }`,
     variables: { id: '{v}' },
     fixtures: { v: venue('trash', 'other', { trashedFrom: 'draft' }) },
     effect: { fixture: 'v', field: 'status', to: 'draft' },
-    expect: gqlWrite('Venue status=DRAFT', OTHERS),
+    expect: gqlWrite('RestoreVenueSuccess status=DRAFT', OTHERS),
   },
   {
     api: 'graphql',
     name: "organizer(id) another user's draft",
-    query: `query($id: Int) { r: organizer(id: $id) { __typename ... on Organizer { databaseId } } }`,
+    query: `query($id: ID) { r: organizer(id: $id) { __typename ... on Organizer { databaseId } } }`,
     variables: { id: '{o}' },
     fixtures: { o: organizer('draft') },
     expect: six('Organizer', 'Organizer', HIDDEN, HIDDEN, HIDDEN, HIDDEN),
@@ -1003,9 +1006,9 @@ const graphql: GraphQLRow[] = [
   {
     api: 'graphql',
     name: 'createOrganizer (no status)',
-    query: `mutation($input: CreateOrganizerInput!) { r: createOrganizer(input: $input) { __typename ... on Organizer { databaseId status } ${ERROR_FIELDS} } }`,
+    query: `mutation($input: CreateOrganizerInput!) { r: createOrganizer(input: $input) { __typename ... on CreateOrganizerSuccess { record: organizer { databaseId status } } ${ERROR_FIELDS} } }`,
     variables: { input: { name: '{token} new' } },
-    expect: six('Organizer status=PUBLISH', 'Organizer status=PUBLISH', 'Organizer status=PUBLISH', 'Organizer status=DRAFT', FORBIDDEN, UNAUTH),
+    expect: six('CreateOrganizerSuccess status=PUBLISH', 'CreateOrganizerSuccess status=PUBLISH', 'CreateOrganizerSuccess status=PUBLISH', 'CreateOrganizerSuccess status=DRAFT', FORBIDDEN, UNAUTH),
   },
   {
     api: 'graphql',
@@ -1014,62 +1017,62 @@ const graphql: GraphQLRow[] = [
     variables: { id: '{o}' },
     fixtures: { o: organizer('publish', 'own') },
     effect: trashed('o'),
-    expect: gqlWrite('Organizer', OWN_PUBLISHED),
+    expect: gqlWrite('DeleteOrganizerSuccess', OWN_PUBLISHED),
   },
   {
     api: 'graphql',
     name: 'createEventCategory',
-    query: termMutation('createEventCategory', 'input: $input', '$input: CreateTermInput!', 'EventCategory'),
+    query: termMutation('createEventCategory', 'input: $input', '$input: CreateTermInput!'),
     variables: { input: { name: '{token} new' } },
-    expect: gqlWrite('EventCategory', PUBLISHERS),
+    expect: gqlWrite('CreateEventCategorySuccess', PUBLISHERS),
   },
   {
     api: 'graphql',
     name: 'updateEventCategory',
-    query: termMutation('updateEventCategory', 'id: $id, input: $input', '$id: Int!, $input: UpdateTermInput!', 'EventCategory'),
+    query: termMutation('updateEventCategory', 'id: $id, input: $input', '$id: ID!, $input: UpdateTermInput!'),
     variables: { id: '{t}', input: { description: '{token} described' } },
     fixtures: { t: { kind: 'category' } },
     effect: { fixture: 't', field: 'description', to: '{token} described' },
-    expect: gqlWrite('EventCategory', PUBLISHERS),
+    expect: gqlWrite('UpdateEventCategorySuccess', PUBLISHERS),
   },
   {
     api: 'graphql',
     name: 'deleteEventCategory',
-    query: termMutation('deleteEventCategory', 'id: $id', '$id: Int!', 'DeletedTerm'),
+    query: termMutation('deleteEventCategory', 'id: $id', '$id: ID!'),
     variables: { id: '{t}' },
     fixtures: { t: { kind: 'category' } },
     effect: { fixture: 't', field: 'exists', to: false },
-    expect: gqlWrite('DeletedTerm', PUBLISHERS),
+    expect: gqlWrite('DeleteEventCategorySuccess', PUBLISHERS),
   },
   {
     api: 'graphql',
     name: 'createEventTag',
-    query: termMutation('createEventTag', 'input: $input', '$input: CreateTermInput!', 'EventTag'),
+    query: termMutation('createEventTag', 'input: $input', '$input: CreateTermInput!'),
     variables: { input: { name: '{token} new' } },
-    expect: gqlWrite('EventTag', OTHERS),
+    expect: gqlWrite('CreateEventTagSuccess', OTHERS),
   },
   {
     api: 'graphql',
     name: 'updateEventTag',
-    query: termMutation('updateEventTag', 'id: $id, input: $input', '$id: Int!, $input: UpdateTermInput!', 'EventTag'),
+    query: termMutation('updateEventTag', 'id: $id, input: $input', '$id: ID!, $input: UpdateTermInput!'),
     variables: { id: '{t}', input: { description: '{token} described' } },
     fixtures: { t: { kind: 'tag' } },
     effect: { fixture: 't', field: 'description', to: '{token} described' },
-    expect: gqlWrite('EventTag', OTHERS),
+    expect: gqlWrite('UpdateEventTagSuccess', OTHERS),
   },
   {
     api: 'graphql',
     name: 'deleteEventTag',
-    query: termMutation('deleteEventTag', 'id: $id', '$id: Int!', 'DeletedTerm'),
+    query: termMutation('deleteEventTag', 'id: $id', '$id: ID!'),
     variables: { id: '{t}' },
     fixtures: { t: { kind: 'tag' } },
     effect: { fixture: 't', field: 'exists', to: false },
-    expect: gqlWrite('DeletedTerm', OTHERS),
+    expect: gqlWrite('DeleteEventTagSuccess', OTHERS),
   },
   {
     api: 'graphql',
     name: 'eventCategory(id)',
-    query: `query($id: Int) { r: eventCategory(id: $id) { __typename } }`,
+    query: `query($id: ID) { r: eventCategory(id: $id) { __typename } }`,
     variables: { id: '{t}' },
     fixtures: { t: { kind: 'category' } },
     expect: all('EventCategory'),
@@ -1095,27 +1098,27 @@ const graphql: GraphQLRow[] = [
     name: 'createUser',
     query: `mutation($input: CreateUserInput!) { r: createUser(input: $input) { __typename ${ERROR_FIELDS} } }`,
     variables: { input: { login: 'u{token}', password: 'long-enough-password', role: 'SUBSCRIBER' } },
-    expect: six('User', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
+    expect: six('CreateUserSuccess', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
   },
   {
     api: 'graphql',
     name: 'updateUser another user',
-    query: `mutation($id: Int!, $input: UpdateUserInput!) { r: updateUser(id: $id, input: $input) { __typename ${ERROR_FIELDS} } }`,
+    query: `mutation($id: ID!, $input: UpdateUserInput!) { r: updateUser(id: $id, input: $input) { __typename ${ERROR_FIELDS} } }`,
     variables: { id: '{@assignee}', input: { displayName: '{token}' } },
-    expect: six('User', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
+    expect: six('UpdateUserSuccess', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
   },
   {
     api: 'graphql',
     name: 'createApplicationPassword (own)',
     query: `mutation { r: createApplicationPassword(name: "matrix") { __typename ${ERROR_FIELDS} } }`,
-    expect: six('NewApplicationPassword', 'NewApplicationPassword', 'NewApplicationPassword', 'NewApplicationPassword', 'NewApplicationPassword', UNAUTH),
+    expect: six('CreateApplicationPasswordSuccess', 'CreateApplicationPasswordSuccess', 'CreateApplicationPasswordSuccess', 'CreateApplicationPasswordSuccess', 'CreateApplicationPasswordSuccess', UNAUTH),
   },
   {
     api: 'graphql',
     name: 'createApplicationPassword for another user',
-    query: `mutation($u: Int, $n: String!) { r: createApplicationPassword(name: $n, userId: $u) { __typename ${ERROR_FIELDS} } }`,
+    query: `mutation($u: ID, $n: String!) { r: createApplicationPassword(name: $n, userId: $u) { __typename ${ERROR_FIELDS} } }`,
     variables: { u: '{@other}', n: 'matrix-{token}' },
-    expect: six('NewApplicationPassword', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
+    expect: six('CreateApplicationPasswordSuccess', FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, UNAUTH),
   },
   // Failed credentials on /graphql: HTTP 401, even for a public read.
   { api: 'graphql', name: 'events with wrong credentials', query: EVENTS, credentials: 'wrong', expect: all('http401') },

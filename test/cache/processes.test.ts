@@ -108,22 +108,22 @@ async function randomInterleaving(writer: Target, cached: Target[], reference: T
         if (api === 'rest') {
           await restCreate('/events', eventBody(name, { ...(venue ? { venue } : {}), categories, status: n % 5 ? 'publish' : 'draft' }), ids.events);
         } else {
-          const d = await mutate(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`, {
+          const d = await mutate(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId } } } }`, {
             input: { title: name, startDate: '2027-06-02 10:00:00', endDate: '2027-06-02 11:00:00', status: n % 5 ? 'PUBLISH' : 'DRAFT', venues: venue ? [{ id: venue }] : [], categories: categories.map(String) },
           });
-          ids.events.push(d.createEvent.databaseId);
+          ids.events.push(d.createEvent.event.databaseId);
         }
         return;
       }
       case 'renameEvent':
         return onPicked(ids.events, n, (id) =>
-          api === 'rest' ? restPost(`/events/${id}`, { title: name }) : mutate(`mutation($id: Int) { updateEvent(id: $id, input: { title: "${name}" }) { __typename } }`, { id }),
+          api === 'rest' ? restPost(`/events/${id}`, { title: name }) : mutate(`mutation($id: ID) { updateEvent(id: $id, input: { title: "${name}" }) { __typename } }`, { id }),
         );
       case 'createVenue':
         return restCreate('/venues', { venue: name }, ids.venues);
       case 'renameVenue':
         return onPicked(ids.venues, n, (id) =>
-          api === 'rest' ? restPost(`/venues/${id}`, { venue: name }) : mutate(`mutation($id: Int) { updateVenue(id: $id, input: { name: "${name}" }) { __typename } }`, { id }),
+          api === 'rest' ? restPost(`/venues/${id}`, { venue: name }) : mutate(`mutation($id: ID) { updateVenue(id: $id, input: { name: "${name}" }) { __typename } }`, { id }),
         );
       case 'createCategory':
         return restCreate('/categories', { name }, ids.categories);
@@ -132,13 +132,13 @@ async function randomInterleaving(writer: Target, cached: Target[], reference: T
         await restPost(`/events/${pick(ids.events, n)}`, { categories: [pick(ids.categories, n + 1)] });
         return;
       case 'renameCategory':
-        return onPicked(ids.categories, n, (id) => mutate(`mutation($id: Int!) { updateEventCategory(id: $id, input: { name: "${name}" }) { __typename } }`, { id }));
+        return onPicked(ids.categories, n, (id) => mutate(`mutation($id: ID!) { updateEventCategory(id: $id, input: { name: "${name}" }) { __typename } }`, { id }));
       case 'trashEvent':
         return onPicked(ids.events, n, (id) =>
-          api === 'rest' ? rest(writer, `/events/${id}`, { method: 'DELETE', admin: true }) : mutate(`mutation($id: Int) { deleteEvent(id: $id) { __typename } }`, { id }),
+          api === 'rest' ? rest(writer, `/events/${id}`, { method: 'DELETE', admin: true }) : mutate(`mutation($id: ID) { deleteEvent(id: $id) { __typename } }`, { id }),
         );
       case 'restoreEvent':
-        return onPicked(ids.events, n, (id) => mutate(`mutation($id: Int) { restoreEvent(id: $id) { __typename } }`, { id }));
+        return onPicked(ids.events, n, (id) => mutate(`mutation($id: ID) { restoreEvent(id: $id) { __typename } }`, { id }));
       case 'purgeEvent':
         // The ID stays in the list: reads of a deleted event must agree too.
         return onPicked(ids.events, n, (id) => rest(writer, `/events/${id}?force=true`, { method: 'DELETE', admin: true }));
@@ -234,7 +234,7 @@ describe.runIf(testBackend === 'postgres')('response cache across server process
     const restList = async () => (await rest(b, '/events?per_page=50')).body.events.map((e: any) => ({ title: e.title, venue: e.venue?.venue ?? null, categories: e.categories.map((t: any) => t.name) }));
     const gqlList = async () => (await gql(b, LIST)).events.nodes.map((e: any) => ({ title: e.title, venue: e.venues[0]?.name ?? null, categories: e.categories.map((t: any) => t.name) }));
     const restCount = async () => (await rest(b, `/categories/${cat.body.id}`)).body.count;
-    const gqlCount = async () => (await gql(b, `query C($id: Int) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count;
+    const gqlCount = async () => (await gql(b, `query C($id: ID) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count;
     const single = async () => (await rest(b, `/events/${id}`)).body.title;
     const warm = async () => {
       for (let i = 0; i < 2; i++) await Promise.all([restList(), gqlList(), restCount(), gqlCount(), single()]);
@@ -273,14 +273,14 @@ describe.runIf(testBackend === 'postgres')('response cache across server process
     expect((await gqlList())[0].venue).toBe('New Hall');
     await warm();
 
-    await gql(a, `mutation($id: Int!) { updateEventCategory(id: $id, input: { name: "Blues" }) { __typename } }`, { id: cat.body.id }, true);
+    await gql(a, `mutation($id: ID!) { updateEventCategory(id: $id, input: { name: "Blues" }) { __typename } }`, { id: cat.body.id }, true);
     expect((await restList())[0].categories).toEqual(['Blues']);
     expect((await gqlList())[0].categories).toEqual(['Blues']);
     await warm();
 
     const second = await gql(
       a,
-      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`,
+      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId } } } }`,
       { input: { title: 'Second', startDate: '2027-06-03 10:00:00', endDate: '2027-06-03 11:00:00', status: 'PUBLISH', categories: [String(cat.body.id)] } },
       true,
     );
@@ -294,13 +294,13 @@ describe.runIf(testBackend === 'postgres')('response cache across server process
     expect([await restCount(), await gqlCount()]).toEqual([1, 1]);
     await warm();
 
-    await gql(a, `mutation($id: Int) { restoreEvent(id: $id) { __typename } }`, { id }, true);
-    await gql(a, `mutation($id: Int) { updateEvent(id: $id, input: { status: PUBLISH }) { __typename } }`, { id }, true);
+    await gql(a, `mutation($id: ID) { restoreEvent(id: $id) { __typename } }`, { id }, true);
+    await gql(a, `mutation($id: ID) { updateEvent(id: $id, input: { status: PUBLISH }) { __typename } }`, { id }, true);
     expect(await single()).toBe('Renamed');
     expect((await gqlList()).map((e: any) => e.title)).toEqual(['Renamed', 'Second']);
     expect([await restCount(), await gqlCount()]).toEqual([2, 2]);
 
-    await rest(a, `/events/${second.createEvent.databaseId}?force=true`, { method: 'DELETE', admin: true });
+    await rest(a, `/events/${second.createEvent.event.databaseId}?force=true`, { method: 'DELETE', admin: true });
     expect((await gqlList()).map((e: any) => e.title)).toEqual(['Renamed']);
 
     // Accounts publish their changes too.

@@ -69,7 +69,7 @@ describe('response cache: writes are seen at once by both APIs', { timeout: 60_0
     expect((await s.api(`/events/${id}`, { method: 'DELETE', as: 'admin' })).status).toBe(200); // to the trash
     expect(await titles()).toEqual([]);
     expect((await s.api(`/events/${id}`)).status).not.toBe(200);
-    expect((await gqlAdmin(`mutation($id: Int) { restoreEvent(id: $id) { ... on Event { status } } }`, { id })).restoreEvent.status).not.toBe('TRASH');
+    expect((await gqlAdmin(`mutation($id: ID) { restoreEvent(id: $id) { ... on RestoreEventSuccess { event { status } } } }`, { id })).restoreEvent.event.status).not.toBe('TRASH');
     // Restored to draft or publish, as the core decides; republish to be sure it is listed.
     await s.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'publish' } });
     expect(await titles()).toEqual(['Rest Renamed']);
@@ -82,24 +82,24 @@ describe('response cache: writes are seen at once by both APIs', { timeout: 60_0
   });
 
   it('GraphQL writes: create, update, delete, restore, purge', async () => {
-    const made = await gqlAdmin(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`, {
+    const made = await gqlAdmin(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId } } } }`, {
       input: { title: 'Gql One', startDate: '2026-12-21 10:00:00', endDate: '2026-12-21 11:00:00', status: 'PUBLISH' },
     });
-    const id = made.createEvent.databaseId as number;
+    const id = made.createEvent.event.databaseId as number;
     expect(await titles()).toEqual(['Gql One']);
-    await gqlAdmin(`mutation($id: Int) { updateEvent(id: $id, input: { title: "Gql Renamed" }) { ... on Event { title } } }`, { id });
+    await gqlAdmin(`mutation($id: ID) { updateEvent(id: $id, input: { title: "Gql Renamed" }) { ... on UpdateEventSuccess { event { title } } } }`, { id });
     expect(await titles()).toEqual(['Gql Renamed']);
-    expect((await gqlAnon(`query One($id: Int) { event(id: $id) { title } }`, { id })).event.title).toBe('Gql Renamed');
-    await gqlAdmin(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id });
+    expect((await gqlAnon(`query One($id: ID) { event(id: $id) { title } }`, { id })).event.title).toBe('Gql Renamed');
+    await gqlAdmin(`mutation($id: ID) { deleteEvent(id: $id) { ... on DeleteEventSuccess { event { status } } } }`, { id });
     expect(await titles()).toEqual([]);
-    expect((await gqlAnon(`query One($id: Int) { event(id: $id) { title } }`, { id })).event).toBeNull();
-    await gqlAdmin(`mutation($id: Int) { restoreEvent(id: $id) { ... on Event { status } } }`, { id });
-    await gqlAdmin(`mutation($id: Int) { updateEvent(id: $id, input: { status: PUBLISH }) { ... on Event { title } } }`, { id });
+    expect((await gqlAnon(`query One($id: ID) { event(id: $id) { title } }`, { id })).event).toBeNull();
+    await gqlAdmin(`mutation($id: ID) { restoreEvent(id: $id) { ... on RestoreEventSuccess { event { status } } } }`, { id });
+    await gqlAdmin(`mutation($id: ID) { updateEvent(id: $id, input: { status: PUBLISH }) { ... on UpdateEventSuccess { event { title } } } }`, { id });
     expect(await titles()).toEqual(['Gql Renamed']);
-    await gqlAdmin(`mutation($id: Int) { deleteEvent(id: $id) { __typename } }`, { id });
+    await gqlAdmin(`mutation($id: ID) { deleteEvent(id: $id) { __typename } }`, { id });
     expect(await titles()).toEqual([]);
-    await gqlAdmin(`mutation($id: Int) { restoreEvent(id: $id) { __typename } }`, { id });
-    await gqlAdmin(`mutation($id: Int) { updateEvent(id: $id, input: { status: PUBLISH }) { __typename } }`, { id });
+    await gqlAdmin(`mutation($id: ID) { restoreEvent(id: $id) { __typename } }`, { id });
+    await gqlAdmin(`mutation($id: ID) { updateEvent(id: $id, input: { status: PUBLISH }) { __typename } }`, { id });
     expect(await titles()).toEqual(['Gql Renamed']);
     expect((await s.api(`/events/${id}?force=true`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
     expect(await titles()).toEqual([]);
@@ -118,17 +118,17 @@ describe('response cache: writes are seen at once by both APIs', { timeout: 60_0
 
     expect((await s.api(`/venues/${venue.body.id}`, { method: 'POST', as: 'admin', body: { venue: 'New Hall' } })).status).toBe(200);
     expect((await views())[0]!.venue).toBe('New Hall');
-    await gqlAdmin(`mutation($id: Int!) { updateEventCategory(id: $id, input: { name: "Blues" }) { __typename } }`, { id: cat.body.id });
+    await gqlAdmin(`mutation($id: ID!) { updateEventCategory(id: $id, input: { name: "Blues" }) { __typename } }`, { id: cat.body.id });
     expect((await views())[0]!.categories).toEqual(['Blues']);
 
     // A second event in the category: the term's count moves in both APIs.
     const second = await s.api('/events', { method: 'POST', as: 'admin', body: event('Second', { categories: [cat.body.id] }) });
     expect(second.status).toBe(201);
     expect(await countOf()).toBe(2);
-    expect((await gqlAnon(`query C($id: Int) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count).toBe(2);
+    expect((await gqlAnon(`query C($id: ID) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count).toBe(2);
     await s.api(`/events/${second.body.id}?force=true`, { method: 'DELETE', as: 'admin' });
     expect(await countOf()).toBe(1);
-    expect((await gqlAnon(`query C($id: Int) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count).toBe(1);
+    expect((await gqlAnon(`query C($id: ID) { eventCategory(id: $id) { count } }`, { id: cat.body.id })).eventCategory.count).toBe(1);
     await s.api(`/events/${created.body.id}?force=true`, { method: 'DELETE', as: 'admin' });
   });
 
@@ -137,9 +137,9 @@ describe('response cache: writes are seen at once by both APIs', { timeout: 60_0
     expect(draft.status).toBe(201);
     const asAdmin = await s.api('/events?status=draft', { as: 'admin' });
     expect(asAdmin.body.events.map((e: { title: string }) => e.title)).toEqual(['Secret Draft']);
-    const adminGql = await gqlAdmin(`query One($id: Int) { event(id: $id) { title } }`, { id: draft.body.id });
+    const adminGql = await gqlAdmin(`query One($id: ID) { event(id: $id) { title } }`, { id: draft.body.id });
     expect(adminGql.event.title).toBe('Secret Draft');
-    expect((await gqlAnon(`query One($id: Int) { event(id: $id) { title } }`, { id: draft.body.id })).event).toBeNull();
+    expect((await gqlAnon(`query One($id: ID) { event(id: $id) { title } }`, { id: draft.body.id })).event).toBeNull();
     expect((await s.api(`/events/${draft.body.id}`)).status).not.toBe(200);
     expect((await s.api(`/events/${draft.body.id}`, { as: 'admin' })).status).toBe(200);
     expect((await s.api(`/events/${draft.body.id}`)).status).not.toBe(200);

@@ -15,15 +15,17 @@ const EVENT_SELECTION = `
     venues { databaseId name slug city }
     organizers { databaseId name }
 `;
-const EVENT_FIELDS = `
-  ... on Event { ${EVENT_SELECTION} }
+/** A write's answer: its payload's event, or the typed error. */
+const EVENT_FIELDS = (payload: string) => `
+  ... on ${payload} { event { ${EVENT_SELECTION} } }
   ... on Error { __typename code message }
   ... on ValidationError { field }
 `;
+const written = (r: { event?: any }): any => r.event ?? r;
 
-const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${EVENT_FIELDS} } }`;
-const UPDATE = `mutation($id: Int, $slug: String, $input: UpdateEventInput!) { updateEvent(id: $id, slug: $slug, input: $input) { ${EVENT_FIELDS} } }`;
-const GET = `query($id: Int, $slug: String) { event(id: $id, slug: $slug) { __typename ${EVENT_SELECTION} } }`;
+const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${EVENT_FIELDS('CreateEventSuccess')} } }`;
+const UPDATE = `mutation($id: ID, $slug: String, $input: UpdateEventInput!) { updateEvent(id: $id, slug: $slug, input: $input) { ${EVENT_FIELDS('UpdateEventSuccess')} } }`;
+const GET = `query($id: ID, $slug: String) { event(id: $id, slug: $slug) { __typename ${EVENT_SELECTION} } }`;
 const LIST = `query($filter: EventFilter, $page: Int, $perPage: Int) {
   events(filter: $filter, page: $page, perPage: $perPage) {
     totalCount totalPages page perPage window { startDate endDate startsAfter } edges { node { databaseId title startDate } }
@@ -31,8 +33,8 @@ const LIST = `query($filter: EventFilter, $page: Int, $perPage: Int) {
 }`;
 
 const create = async (input: Record<string, unknown>, as: NonNullable<Parameters<typeof h.gql>[2]>['as'] = 'ADMINISTRATOR') =>
-  (await h.ok(CREATE, { input }, { as, now: NOW })).createEvent;
-const update = async (variables: { id?: number; slug?: string; input: Record<string, unknown> }) => (await h.ok(UPDATE, variables)).updateEvent;
+  written((await h.ok(CREATE, { input }, { as, now: NOW })).createEvent);
+const update = async (variables: { id?: number | string; slug?: string; input: Record<string, unknown> }) => written((await h.ok(UPDATE, variables)).updateEvent);
 
 describe('Mutation.createEvent', () => {
   it('stores local wall time, time zone and UTC exactly, and renders text', async () => {
@@ -74,7 +76,7 @@ describe('Mutation.createEvent', () => {
   });
 
   it('links venues and organizers by ID or creates them inline, and terms by ID, slug or name', async () => {
-    const venue = (await h.ok(`mutation { createVenue(input: { name: "Grand Hall", city: "Springfield" }) { ... on Venue { databaseId } } }`)).createVenue;
+    const venue = (await h.ok(`mutation { createVenue(input: { name: "Grand Hall", city: "Springfield" }) { ... on CreateVenueSuccess { venue { databaseId } } } }`)).createVenue.venue;
     const e = await create({
       title: 'Gala',
       startDate: '2026-12-20 19:00',
@@ -106,7 +108,7 @@ describe('Mutation.createEvent', () => {
   it('gives concurrent creates of the same title distinct slugs', async () => {
     const input = { title: 'Jazz Night', startDate: '2026-12-20 19:00', endDate: '2026-12-20 20:00' };
     const results = await Promise.all(Array.from({ length: 5 }, () => h.gql(CREATE, { input }, { now: NOW })));
-    const slugs = results.map((r) => r.data.createEvent.slug);
+    const slugs = results.map((r) => r.data.createEvent.event.slug);
     expect(new Set(slugs).size).toBe(5);
     expect(slugs).toContain('jazz-night');
     expect(slugs).toContain('jazz-night-2');
@@ -187,26 +189,27 @@ describe('Mutation.updateEvent', () => {
 describe('Mutation.deleteEvent / restoreEvent / purgeEvent', () => {
   it('trashes, refuses a second trash, restores, then deletes permanently', async () => {
     const e = await create({ title: 'Trash me', startDate: '2026-12-05', endDate: '2026-12-05' });
-    const del = `mutation($id: Int) { deleteEvent(id: $id) { ${EVENT_FIELDS} } }`;
+    const del = `mutation($id: ID) { deleteEvent(id: $id) { ... on DeleteEventSuccess { deletedId } ${EVENT_FIELDS('DeleteEventSuccess')} } }`;
     const trashed = (await h.ok(del, { id: e.databaseId })).deleteEvent;
-    expect(trashed).toMatchObject({ status: 'TRASH', slug: 'trash-me__trashed' });
+    expect(trashed.event).toMatchObject({ status: 'TRASH', slug: 'trash-me__trashed' });
+    expect(trashed.deletedId).toBe(Buffer.from(`Event:${e.databaseId}`).toString('base64'));
     expect((await h.ok(del, { id: e.databaseId })).deleteEvent).toMatchObject({ __typename: 'GoneError' });
-    const restored = (await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ${EVENT_FIELDS} } }`, { id: e.databaseId })).restoreEvent;
-    expect(restored).toMatchObject({ status: 'PUBLISH', slug: 'trash-me' });
-    const purgeEarly = await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
+    const restored = (await h.ok(`mutation($id: ID) { restoreEvent(id: $id) { ${EVENT_FIELDS('RestoreEventSuccess')} } }`, { id: e.databaseId })).restoreEvent;
+    expect(restored.event).toMatchObject({ status: 'PUBLISH', slug: 'trash-me' });
+    const purgeEarly = await h.ok(`mutation($id: ID) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
     expect(purgeEarly.purgeEvent.code).toBe('NOT_TRASHED');
     await h.ok(del, { id: e.databaseId });
-    const purged = await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on MutationPurgeEventSuccess { data } } }`, { id: e.databaseId });
-    expect(purged.purgeEvent.data).toBe(e.databaseId);
+    const purged = await h.ok(`mutation($id: ID) { purgeEvent(id: $id) { ... on PurgeEventSuccess { deletedId } } }`, { id: trashed.deletedId });
+    expect(purged.purgeEvent.deletedId).toBe(trashed.deletedId);
     expect((await h.ok(GET, { id: e.databaseId })).event).toBeNull();
-    expect(await h.refused(`query($id: Int) { event(id: $id, strict: true) { title } }`, { id: e.databaseId })).toMatchObject({ type: 'NotFoundError', code: 'NOT_FOUND', field: 'id' });
+    expect(await h.refused(`query($id: ID) { event(id: $id, strict: true) { title } }`, { id: e.databaseId })).toMatchObject({ type: 'NotFoundError', code: 'NOT_FOUND', field: 'id' });
   });
 });
 
 describe('Query.events', () => {
   async function seed() {
-    const music = (await h.ok(`mutation { createEventCategory(input: { name: "Music" }) { ... on EventCategory { databaseId } } }`)).createEventCategory;
-    await h.ok(`mutation($p: Int) { createEventCategory(input: { name: "Jazz", parentId: $p }) { ... on EventCategory { databaseId } } }`, { p: music.databaseId });
+    const music = (await h.ok(`mutation { createEventCategory(input: { name: "Music" }) { ... on CreateEventCategorySuccess { eventCategory { databaseId } } } }`)).createEventCategory.eventCategory;
+    await h.ok(`mutation($p: ID) { createEventCategory(input: { name: "Jazz", parentId: $p }) { ... on CreateEventCategorySuccess { eventCategory { databaseId } } } }`, { p: music.databaseId });
     await create({ title: 'Yesterday gig', startDate: '2026-11-20 10:00', endDate: '2026-11-20 11:00' });
     await create({ title: 'Jazz brunch', startDate: '2026-12-11 11:00', endDate: '2026-12-11 13:00', categories: ['jazz'], featured: true });
     await create({ title: 'Rock night', startDate: '2026-12-12 20:00', endDate: '2026-12-12 23:00', categories: ['music'], tags: ['loud'] });

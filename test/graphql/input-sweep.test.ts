@@ -11,7 +11,7 @@ let h: GraphQLHarness;
 beforeAll(async () => {
   h = await createGraphQLHarness();
   // Seed a little so reads have something to chew on.
-  await h.ok(`mutation { createEvent(input: { title: "Sweep", startDate: "2030-01-01 10:00", endDate: "2030-01-01 11:00", status: PUBLISH, categories: ["Jazz"], tags: ["Live"] }) { ... on Event { id } } }`);
+  await h.ok(`mutation { createEvent(input: { title: "Sweep", startDate: "2030-01-01 10:00", endDate: "2030-01-01 11:00", status: PUBLISH, categories: ["Jazz"], tags: ["Live"] }) { ... on CreateEventSuccess { event { id } } } }`);
 });
 afterAll(() => h?.close());
 
@@ -147,8 +147,8 @@ it('answers malformed arguments of every Mutation field with coded errors', { ti
 
 it('node / nodes: a malformed ID is BAD_USER_INPUT naming the argument, an unknown one is null', async () => {
   const { id } = (
-    await h.ok(`mutation { createEvent(input: { title: "Node", startDate: "2030-01-02 10:00", endDate: "2030-01-02 11:00", status: PUBLISH }) { ... on Event { id } } }`)
-  ).createEvent;
+    await h.ok(`mutation { createEvent(input: { title: "Node", startDate: "2030-01-02 10:00", endDate: "2030-01-02 11:00", status: PUBLISH }) { ... on CreateEventSuccess { event { id } } } }`)
+  ).createEvent.event;
   expect(await h.refused('{ node(id: "4") { __typename } }')).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id', type: 'ValidationError' });
   const unknown = Buffer.from('Event:999999').toString('base64');
   expect(await h.gql(`{ node(id: "${unknown}") { __typename } }`)).toEqual({ data: { node: null } });

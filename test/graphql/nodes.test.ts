@@ -11,12 +11,12 @@ beforeAll(async () => {
 it('loads 50 IDs of events and venues in one statement per type', { timeout: 60_000 }, async () => {
   const ids: string[] = [];
   for (let i = 0; i < 8; i++) {
-    const r = await h.gql(`mutation { createEvent(input: { title: "E${i}", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: PUBLISH }) { ... on Event { id } } }`);
-    ids.push(r.data.createEvent.id);
+    const r = await h.gql(`mutation { createEvent(input: { title: "E${i}", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: PUBLISH }) { ... on CreateEventSuccess { event { id } } } }`);
+    ids.push(r.data.createEvent.event.id);
   }
   for (let i = 0; i < 2; i++) {
-    const r = await h.gql(`mutation { createVenue(input: { name: "V${i}", status: PUBLISH }) { ... on Venue { id } } }`);
-    ids.push(r.data.createVenue.id);
+    const r = await h.gql(`mutation { createVenue(input: { name: "V${i}", status: PUBLISH }) { ... on CreateVenueSuccess { venue { id } } } }`);
+    ids.push(r.data.createVenue.venue.id);
   }
   // 50 IDs (the largest page): each record asked five times.
   ids.push(...ids, ...ids, ...ids, ...ids);

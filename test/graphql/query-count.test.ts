@@ -14,13 +14,13 @@ beforeAll(async () => {
   h = await createGraphQLHarness({ now: () => NOW, onQuery: (sql) => counting && statements.push(sql) });
   const venues = [];
   for (let i = 0; i < 5; i++) {
-    venues.push((await h.ok(`mutation($n: String!) { createVenue(input: { name: $n }) { ... on Venue { databaseId } } }`, { n: `Venue ${i}` })).createVenue.databaseId);
+    venues.push((await h.ok(`mutation($n: String!) { createVenue(input: { name: $n }) { ... on CreateVenueSuccess { venue { databaseId } } } }`, { n: `Venue ${i}` })).createVenue.venue.databaseId);
   }
   // Every event but the first belongs to the first one's series (`parent`).
   let parentId: number | undefined;
   for (let i = 0; i < 60; i++) {
     const created = await h.ok(
-      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } } }`,
+      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId } } } }`,
       {
         input: {
           parentId,
@@ -35,7 +35,7 @@ beforeAll(async () => {
       },
       { now: NOW },
     );
-    parentId ??= created.createEvent.databaseId;
+    parentId ??= created.createEvent.event.databaseId;
   }
 }, 120_000);
 afterAll(() => h.close());
@@ -124,7 +124,7 @@ describe('single reads (Query.event, venue, organizer)', () => {
 
   beforeAll(async () => {
     const create = async (input: Record<string, unknown>, as: Role = 'ADMINISTRATOR') =>
-      (await h.ok(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId slug venues { databaseId slug } organizers { databaseId slug } } } }`, { input }, { as, now: NOW })).createEvent;
+      (await h.ok(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId slug venues { databaseId slug } organizers { databaseId slug } } } } }`, { input }, { as, now: NOW })).createEvent.event;
     event = await create({
       title: 'Single Read',
       startDate: '2026-12-10 19:00',
@@ -136,7 +136,7 @@ describe('single reads (Query.event, venue, organizer)', () => {
     });
     draft = await create({ title: 'Single Draft', slug: 'single-draft', startDate: '2026-12-11 19:00', endDate: '2026-12-11 20:00', status: 'DRAFT' }, 'CONTRIBUTOR');
     const toTrash = await create({ title: 'Single Trashed', startDate: '2026-12-12 19:00', endDate: '2026-12-12 20:00' });
-    trashed = (await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { databaseId slug } } }`, { id: toTrash.databaseId }, { now: NOW })).deleteEvent;
+    trashed = (await h.ok(`mutation($id: ID) { deleteEvent(id: $id) { ... on DeleteEventSuccess { event { databaseId slug } } } }`, { id: toTrash.databaseId }, { now: NOW })).deleteEvent.event;
   });
 
   async function counted(query: string, variables: Record<string, unknown>, as: Role | null = null) {
@@ -204,7 +204,7 @@ describe('single reads (Query.event, venue, organizer)', () => {
     expect(await read({ id: trashed.databaseId })).toEqual(gone);
     expect(await read({ slug: trashed.slug })).toEqual(gone);
     // Without strict, what does not exist for the caller is null; invalid arguments stay errors.
-    const plain = `query($id: Int, $slug: String) { event(id: $id, slug: $slug) { title } }`;
+    const plain = `query($id: ID, $slug: String) { event(id: $id, slug: $slug) { title } }`;
     for (const variables of [{ id: 999_999 }, { slug: 'no-such-event' }, { id: draft.databaseId }, { id: trashed.databaseId }]) {
       expect(await h.gql(plain, variables, { as: null, now: NOW })).toEqual({ data: { event: null } });
     }
@@ -224,8 +224,8 @@ describe('single reads (Query.event, venue, organizer)', () => {
   });
 
   it('answers missing, wrong-kind and unreadable venues as before', async () => {
-    const draftVenue = (await h.ok(`mutation { createVenue(input: { name: "Single Draft Hall", status: DRAFT }) { ... on Venue { databaseId } } }`, {}, { now: NOW }))
-      .createVenue.databaseId;
+    const draftVenue = (await h.ok(`mutation { createVenue(input: { name: "Single Draft Hall", status: DRAFT }) { ... on CreateVenueSuccess { venue { databaseId } } } }`, {}, { now: NOW }))
+      .createVenue.venue.databaseId;
     const read = (variables: Record<string, unknown>, as: Role | null = null) => h.refused(VENUE_BY_ID, variables, { as, now: NOW });
     expect(await read({ id: 999_999 })).toEqual({ type: 'NotFoundError', code: 'NOT_FOUND', message: 'No venue has the ID 999999.', field: 'id' });
     expect(await read({ id: draft.databaseId })).toEqual({ type: 'ValidationError', code: 'WRONG_KIND', message: `The ID ${draft.databaseId} is not a valid venue.`, field: 'id' });
@@ -261,8 +261,8 @@ describe('authenticated event writes (issue 21, item 7)', () => {
   let organizer: number;
 
   beforeAll(async () => {
-    venue = (await h.ok(`mutation { createVenue(input: { name: "Count Hall" }) { ... on Venue { databaseId } } }`, {}, { now: NOW })).createVenue.databaseId;
-    organizer = (await h.ok(`mutation { createOrganizer(input: { name: "Count Org" }) { ... on Organizer { databaseId } } }`, {}, { now: NOW })).createOrganizer.databaseId;
+    venue = (await h.ok(`mutation { createVenue(input: { name: "Count Hall" }) { ... on CreateVenueSuccess { venue { databaseId } } } }`, {}, { now: NOW })).createVenue.venue.databaseId;
+    organizer = (await h.ok(`mutation { createOrganizer(input: { name: "Count Org" }) { ... on CreateOrganizerSuccess { organizer { databaseId } } } }`, {}, { now: NOW })).createOrganizer.organizer.databaseId;
     await h.userFor('ADMINISTRATOR');
   });
 
@@ -288,17 +288,17 @@ describe('authenticated event writes (issue 21, item 7)', () => {
   // new row read back by nested creates, the term links read back for the change notice.
   it('creates an event with venue, organizer, categories and tags in 12 statements (existing terms), 26 with a new category and tag', async () => {
     const existing = await counted(CREATE_EVENT, { input: input('Counted Create', ['cat-0', 'cat-1'], ['tag-0', 'tag-1']) });
-    expect(existing.data.createEvent).toMatchObject({ title: 'Counted Create', slug: 'counted-create' });
-    expect(existing.data.createEvent.venues.map((v: { databaseId: number }) => v.databaseId)).toEqual([venue]);
-    expect(existing.data.createEvent.organizers.map((o: { databaseId: number }) => o.databaseId)).toEqual([organizer]);
-    expect(existing.data.createEvent.categories.map((c: { slug: string }) => c.slug)).toEqual(['cat-0', 'cat-1']);
-    expect(existing.data.createEvent.tags.map((c: { slug: string }) => c.slug)).toEqual(['tag-0', 'tag-1']);
+    expect(existing.data.createEvent.event).toMatchObject({ title: 'Counted Create', slug: 'counted-create' });
+    expect(existing.data.createEvent.event.venues.map((v: { databaseId: number }) => v.databaseId)).toEqual([venue]);
+    expect(existing.data.createEvent.event.organizers.map((o: { databaseId: number }) => o.databaseId)).toEqual([organizer]);
+    expect(existing.data.createEvent.event.categories.map((c: { slug: string }) => c.slug)).toEqual(['cat-0', 'cat-1']);
+    expect(existing.data.createEvent.event.tags.map((c: { slug: string }) => c.slug)).toEqual(['tag-0', 'tag-1']);
     expect(existing.count, existing.statements.join('\n')).toBe(12);
 
     const fresh = await counted(CREATE_EVENT, { input: input('Counted Create', ['cat-0', 'Count New Cat'], ['tag-0', 'Count New Tag']) });
-    expect(fresh.data.createEvent).toMatchObject({ slug: 'counted-create-2' });
-    expect(fresh.data.createEvent.categories.map((c: { slug: string }) => c.slug).sort()).toEqual(['cat-0', 'count-new-cat']);
-    expect(fresh.data.createEvent.tags.map((c: { slug: string }) => c.slug).sort()).toEqual(['count-new-tag', 'tag-0']);
+    expect(fresh.data.createEvent.event).toMatchObject({ slug: 'counted-create-2' });
+    expect(fresh.data.createEvent.event.categories.map((c: { slug: string }) => c.slug).sort()).toEqual(['cat-0', 'count-new-cat']);
+    expect(fresh.data.createEvent.event.tags.map((c: { slug: string }) => c.slug).sort()).toEqual(['count-new-tag', 'tag-0']);
     expect(fresh.count, fresh.statements.join('\n')).toBe(26);
   });
 });

@@ -16,7 +16,7 @@ let h: Awaited<ReturnType<typeof createGraphQLHarness>>;
 beforeAll(async () => {
   h = await createGraphQLHarness({ now: () => NOW });
   const create = (input: Record<string, unknown>) =>
-    h.ok(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId } ... on Error { code message } } }`, { input }, { now: NOW });
+    h.ok(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId } } ... on Error { code message } } }`, { input }, { now: NOW });
   await create({
     title: 'Summer Jazz Night',
     description: 'Live jazz on the lawn.',

@@ -15,18 +15,20 @@ const EVENT_FIELDS = `
     series { databaseId }
     occurrences(first: 1000) { ${OCC} series { databaseId } }
 `;
-// Mutations answer a union (the event or a typed error); reads answer the event itself.
-const SERIES_FIELDS = `
-  ... on Event { ${EVENT_FIELDS} }
+// Mutations answer a union (a payload with the event, or a typed error); reads answer the event itself.
+const SERIES_FIELDS = (payload: string) => `
+  ... on ${payload} { event { ${EVENT_FIELDS} } }
   ... on Error { __typename code message }
   ... on ValidationError { field }
 `;
-const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${SERIES_FIELDS} } }`;
-const GET = `query($id: Int) { event(id: $id) { ${EVENT_FIELDS} } }`;
-const CANCEL = `mutation($id: Int!) { cancelOccurrence(id: $id) { ${SERIES_FIELDS} } }`;
+/** A write's event, or the typed error. */
+const written = (r: { event?: any }): any => r.event ?? r;
+const CREATE = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ${SERIES_FIELDS('CreateEventSuccess')} } }`;
+const GET = `query($id: ID) { event(id: $id) { ${EVENT_FIELDS} } }`;
+const CANCEL = `mutation($id: ID!) { cancelOccurrence(id: $id) { ${SERIES_FIELDS('CancelOccurrenceSuccess')} } }`;
 
 const series = async (startDate: string, endDate: string, recurrence: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  (await h.ok(CREATE, { input: { title: 'Jazz', startDate, endDate, recurrence, ...extra } })).createEvent;
+  written((await h.ok(CREATE, { input: { title: 'Jazz', startDate, endDate, recurrence, ...extra } })).createEvent);
 const starts = (e: { occurrences: { startDate: string }[] }) => e.occurrences.map((o) => o.startDate);
 const utcStarts = (e: { occurrences: { startDateUtc: string }[] }) => e.occurrences.map((o) => o.startDateUtc);
 
@@ -91,7 +93,7 @@ describe('rule expansion on wall clocks', () => {
 
   it('describes the rule in the REST languages (English by default and for unknown languages)', async () => {
     const e = await series('2027-03-02 19:00:00', '2027-03-02 21:00:00', { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270630' });
-    const q = `query($id: Int) { event(id: $id) { recurrence { en: text de: text(lang: "de") fr: text(lang: "fr") pl: text(lang: "pl") xx: text(lang: "xx") } } }`;
+    const q = `query($id: ID) { event(id: $id) { recurrence { en: text de: text(lang: "de") fr: text(lang: "fr") pl: text(lang: "pl") xx: text(lang: "xx") } } }`;
     expect((await h.ok(q, { id: e.databaseId })).event.recurrence).toEqual({
       en: 'every week on Tuesday until June 30, 2027',
       de: 'jede Woche am Dienstag bis 30. Juni 2027',
@@ -106,7 +108,7 @@ describe('rule expansion on wall clocks', () => {
     // The horizon runs 730 days from the later of now and the series start: to 2028-11-30 19:00.
     expect(e.occurrences).toHaveLength(105);
     expect(e.occurrences.at(-1).startDate).toBe('2028-11-28 19:00:00');
-    const q = `query($id: Int) { event(id: $id) { occurrences(after: "2027-01-01", before: "2027-02-01", first: 3) { startDate } } }`;
+    const q = `query($id: ID) { event(id: $id) { occurrences(after: "2027-01-01", before: "2027-02-01", first: 3) { startDate } } }`;
     expect((await h.ok(q, { id: e.databaseId })).event.occurrences.map((o: { startDate: string }) => o.startDate)).toEqual([
       '2027-01-05 19:00:00',
       '2027-01-12 19:00:00',
@@ -126,7 +128,7 @@ describe('Query.events with series', () => {
     const input = { venues: [{ create: { name: 'Hall' } }], organizers: [{ create: { name: 'Org' } }], categories: ['music'], tags: ['live'] };
     const weekly = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=10' }, input);
     await series('2027-01-06 10:00:00', '2027-01-06 11:00:00', { rule: 'FREQ=DAILY;COUNT=3' }, { title: 'Daily', slug: 'daily' });
-    await h.ok(`mutation { createEvent(input: { title: "Lone", startDate: "2027-02-01 10:00", endDate: "2027-02-01 11:00" }) { ... on Event { databaseId } } }`);
+    await h.ok(`mutation { createEvent(input: { title: "Lone", startDate: "2027-02-01 10:00", endDate: "2027-02-01 11:00" }) { ... on CreateEventSuccess { event { databaseId } } } }`);
     const window = { startDate: '2027-01-01', endDate: '2027-03-31' };
     const expand = await h.ok(LIST, { filter: window, perPage: 50 }, { as: null });
     expect(expand.events.totalCount).toBe(14);
@@ -178,16 +180,16 @@ describe('cancelOccurrence', () => {
   it('adds an EXDATE and deletes the occurrence; the first one moves the series to the next', async () => {
     const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=4' });
     const [first, second, third] = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
-    const after = (await h.ok(CANCEL, { id: third })).cancelOccurrence;
+    const after = written((await h.ok(CANCEL, { id: third })).cancelOccurrence);
     expect(after.recurrence.exdates).toEqual(['2027-01-19 19:00:00']);
     expect(starts(after)).toEqual(['2027-01-05 19:00:00', '2027-01-12 19:00:00', '2027-01-26 19:00:00']);
     expect((await h.gql(GET, { id: third })).data.event).toBeNull();
-    const moved = (await h.ok(CANCEL, { id: first })).cancelOccurrence;
+    const moved = written((await h.ok(CANCEL, { id: first })).cancelOccurrence);
     expect(moved.databaseId).toBe(first);
     expect(moved.startDate).toBe('2027-01-12 19:00:00');
     expect(starts(moved)).toEqual(['2027-01-12 19:00:00', '2027-01-26 19:00:00']);
     expect((await h.gql(GET, { id: second })).data.event).toBeNull();
-    const single = (await h.ok(`mutation { createEvent(input: { title: "One", startDate: "2027-01-01 10:00", endDate: "2027-01-01 11:00" }) { ... on Event { databaseId } } }`)).createEvent;
+    const single = (await h.ok(`mutation { createEvent(input: { title: "One", startDate: "2027-01-01 10:00", endDate: "2027-01-01 11:00" }) { ... on CreateEventSuccess { event { databaseId } } } }`)).createEvent.event;
     expect((await h.ok(CANCEL, { id: single.databaseId })).cancelOccurrence).toMatchObject({ code: 'NOT_AN_OCCURRENCE' });
   });
 });
@@ -218,10 +220,10 @@ describe('bad input gets a typed error, never a crash or a hang', () => {
 });
 
 describe('updateEvent scopes', () => {
-  const UPDATE = `mutation($id: Int, $input: UpdateEventInput!, $scope: RecurrenceScope) {
-    updateEvent(id: $id, input: $input, scope: $scope) { ${SERIES_FIELDS} }
+  const UPDATE = `mutation($id: ID, $input: UpdateEventInput!, $scope: RecurrenceScope) {
+    updateEvent(id: $id, input: $input, scope: $scope) { ${SERIES_FIELDS('UpdateEventSuccess')} }
   }`;
-  const update = async (id: number, input: Record<string, unknown>, scope?: string) => (await h.ok(UPDATE, { id, input, scope })).updateEvent;
+  const update = async (id: number, input: Record<string, unknown>, scope?: string) => written((await h.ok(UPDATE, { id, input, scope })).updateEvent);
   const titles = (e: { occurrences: { title: string; startDate: string }[] }) => e.occurrences.map((o) => `${o.startDate} ${o.title}`);
 
   it('THIS edits one occurrence (an override that keeps its ID and survives ALL time changes)', async () => {
@@ -261,7 +263,7 @@ describe('updateEvent scopes', () => {
   });
 
   it('gives a single event a recurrence with scope ALL, and refuses a rule change with scope THIS', async () => {
-    const single = (await h.ok(`mutation { createEvent(input: { title: "Solo", startDate: "2027-01-05 10:00", endDate: "2027-01-05 11:00" }) { ... on Event { databaseId } } }`)).createEvent;
+    const single = (await h.ok(`mutation { createEvent(input: { title: "Solo", startDate: "2027-01-05 10:00", endDate: "2027-01-05 11:00" }) { ... on CreateEventSuccess { event { databaseId } } } }`)).createEvent.event;
     const s = await update(single.databaseId, { recurrence: { rule: 'FREQ=DAILY;COUNT=2' } }, 'ALL');
     expect(starts(s)).toEqual(['2027-01-05 10:00:00', '2027-01-06 10:00:00']);
     expect((await h.ok(UPDATE, { id: s.occurrences[1].databaseId, input: { recurrence: { rule: 'FREQ=DAILY' } } })).updateEvent).toMatchObject({
@@ -274,13 +276,13 @@ describe('deleting a series', () => {
   it('trashes, restores and purges its occurrences with it', async () => {
     const e = await series('2027-01-05 19:00:00', '2027-01-05 21:00:00', { rule: 'FREQ=WEEKLY;COUNT=3' });
     const ids = e.occurrences.map((o: { databaseId: number }) => o.databaseId);
-    const status = async (id: number) => (await h.ok(`query($id: Int) { event(id: $id) { status } }`, { id })).event;
-    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    const status = async (id: number) => (await h.ok(`query($id: ID) { event(id: $id) { status } }`, { id })).event;
+    await h.ok(`mutation($id: ID) { deleteEvent(id: $id) { ... on DeleteEventSuccess { event { status } } } }`, { id: e.databaseId });
     expect(await status(ids[2])).toEqual({ status: 'TRASH' });
-    await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
+    await h.ok(`mutation($id: ID) { restoreEvent(id: $id) { ... on RestoreEventSuccess { event { status } } } }`, { id: e.databaseId });
     expect(await status(ids[2])).toEqual({ status: 'PUBLISH' });
-    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ... on Event { status } } }`, { id: e.databaseId });
-    await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
+    await h.ok(`mutation($id: ID) { deleteEvent(id: $id) { ... on DeleteEventSuccess { event { status } } } }`, { id: e.databaseId });
+    await h.ok(`mutation($id: ID) { purgeEvent(id: $id) { ... on Error { code } } }`, { id: e.databaseId });
     expect(await status(ids[2])).toBeNull(); // purged: not found
   });
 });

@@ -29,10 +29,10 @@ describe('custom scalars', () => {
 
   it('the executor hands DateTime fields over as the ISO text /graphql sends', async () => {
     const created = await h.ok(
-      `mutation { createEvent(input: { title: "Late Show", startDate: "2026-11-28 16:47", endDate: "2026-11-28 18:47", timezone: "America/New_York", status: PUBLISH }) { ... on Event { databaseId } } }`,
+      `mutation { createEvent(input: { title: "Late Show", startDate: "2026-11-28 16:47", endDate: "2026-11-28 18:47", timezone: "America/New_York", status: PUBLISH }) { ... on CreateEventSuccess { event { databaseId } } } }`,
     );
-    const id = created.createEvent.databaseId as number;
-    const document = parse(`query ScalarProbe($id: Int) { event(id: $id) { startsAt endsAt publishedAt modifiedAt } }`);
+    const id = created.createEvent.event.databaseId as number;
+    const document = parse(`query ScalarProbe($id: ID) { event(id: $id) { startsAt endsAt publishedAt modifiedAt } }`);
     const op = h.executor.prepare(document);
     const result = await h.executor.execute(op, { id }, await h.contextFor());
     expect(result.errors).toBeUndefined();
@@ -43,7 +43,7 @@ describe('custom scalars', () => {
     }
     expect(event.startsAt).toBe('2026-11-28T21:47:00.000Z');
     // Over HTTP, the same text.
-    const http = await h.ok(`query($id: Int) { event(id: $id) { startsAt endsAt publishedAt modifiedAt } }`, { id });
+    const http = await h.ok(`query($id: ID) { event(id: $id) { startsAt endsAt publishedAt modifiedAt } }`, { id });
     expect(http.event).toEqual(event);
   });
 });

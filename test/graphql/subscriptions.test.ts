@@ -12,7 +12,11 @@ const sub = async (query: string, as?: 'admin' | 'author') => {
   open.push(s);
   return s;
 };
-const EVENTS = 'subscription { eventChanged { action id event { title status categories { name } } } }';
+const EVENTS = 'subscription { eventChanged { action eventId deletedId event { title status categories { name } } } }';
+/** A record's global ID (what a change payload's `eventId`, `deletedId`, … hold). */
+const gid = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString('base64');
+/** An eventChanged payload: `deletedId` is the event's global ID on DELETED only. */
+const change = (action: string, id: number, event: object | null) => ({ action, eventId: gid('Event', id), deletedId: action === 'DELETED' ? gid('Event', id) : null, event });
 const event = (title: string, extra: object = {}) => ({
   method: 'POST',
   as: 'admin' as const,
@@ -60,20 +64,20 @@ describe('subscription eventChanged', () => {
     const at = anonymous.received[0].at;
     console.log(`in-process delivery: REST write answered in ${(answered - started).toFixed(1)} ms; SSE payload ${(at - answered).toFixed(1)} ms after the answer`);
     expect(first).toEqual({
-      data: { eventChanged: { action: 'CREATED', id: published.body.id, event: { title: 'Open Rehearsal', status: 'PUBLISH', categories: [{ name: 'Jazz' }] } } },
+      data: { eventChanged: change('CREATED', published.body.id, { title: 'Open Rehearsal', status: 'PUBLISH', categories: [{ name: 'Jazz' }] }) },
     });
-    expect((await admin.next()).data.eventChanged).toMatchObject({ action: 'CREATED', id: published.body.id });
+    expect((await admin.next()).data.eventChanged).toMatchObject({ action: 'CREATED', eventId: gid('Event', published.body.id) });
 
     const draft = await server.api('/events', event('Secret Draft', { status: 'draft' }));
-    expect((await admin.next()).data.eventChanged).toEqual({ action: 'CREATED', id: draft.body.id, event: { title: 'Secret Draft', status: 'DRAFT', categories: [] } });
+    expect((await admin.next()).data.eventChanged).toEqual(change('CREATED', draft.body.id, { title: 'Secret Draft', status: 'DRAFT', categories: [] }));
     // Changes arrive in order: the anonymous subscriber's next payload is the one after the draft.
     const marker = await server.graphql<{ updateEvent: { databaseId: number } }>(
-      `mutation { updateEvent(id: ${published.body.id}, input: { title: "Open Rehearsal (moved)" }) { ... on Event { databaseId } } }`,
+      `mutation { updateEvent(id: ${published.body.id}, input: { title: "Open Rehearsal (moved)" }) { ... on UpdateEventSuccess { event { databaseId } } } }`,
     );
     expect(marker.errors).toBeUndefined();
-    expect((await anonymous.next()).data.eventChanged).toMatchObject({ action: 'UPDATED', id: published.body.id, event: { title: 'Open Rehearsal (moved)' } });
+    expect((await anonymous.next()).data.eventChanged).toMatchObject({ action: 'UPDATED', eventId: gid('Event', published.body.id), event: { title: 'Open Rehearsal (moved)' } });
     expect(JSON.stringify(anonymous.received)).not.toContain('Secret Draft');
-    expect(anonymous.received.map((r) => r.data.data.eventChanged.id)).not.toContain(draft.body.id);
+    expect(anonymous.received.map((r) => r.data.data.eventChanged.eventId)).not.toContain(gid('Event', draft.body.id));
 
     anonymous.close();
     admin.close();
@@ -83,32 +87,33 @@ describe('subscription eventChanged', () => {
   it('tells a subscriber who could read an event that it is gone (unpublished, trashed, restored, purged)', async () => {
     const created = await server.api('/events', event('Fleeting'));
     const id = created.body.id as number;
-    const anonymous = await sub(`subscription { eventChanged(filter: { ids: [${id}] }) { action id event { title } } }`);
-    const admin = await sub(`subscription { eventChanged(filter: { ids: [${id}] }) { action id event { title } } }`, 'admin');
+    // The filter takes database IDs and global IDs alike.
+    const anonymous = await sub(`subscription { eventChanged(filter: { ids: [${id}] }) { action eventId deletedId event { title } } }`);
+    const admin = await sub(`subscription { eventChanged(filter: { ids: ["${gid('Event', id)}"] }) { action eventId deletedId event { title } } }`, 'admin');
 
     await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'draft' } });
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
-    expect((await admin.next()).data.eventChanged).toEqual({ action: 'UPDATED', id, event: { title: 'Fleeting' } });
+    expect(await anonymous.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
+    expect((await admin.next()).data.eventChanged).toEqual(change('UPDATED', id, { title: 'Fleeting' }));
 
     await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'publish' } });
-    expect((await anonymous.next()).data.eventChanged).toEqual({ action: 'UPDATED', id, event: { title: 'Fleeting' } });
+    expect((await anonymous.next()).data.eventChanged).toEqual(change('UPDATED', id, { title: 'Fleeting' }));
     await admin.next();
 
     expect((await server.api(`/events/${id}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+    expect(await anonymous.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
+    expect(await admin.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
 
-    const restored = await server.graphql(`mutation { restoreEvent(id: ${id}) { ... on Event { status } } }`);
+    const restored = await server.graphql(`mutation { restoreEvent(id: ${id}) { ... on RestoreEventSuccess { event { status } } } }`);
     expect(restored.errors).toBeUndefined();
-    expect((await anonymous.next()).data.eventChanged).toEqual({ action: 'RESTORED', id, event: { title: 'Fleeting' } });
+    expect((await anonymous.next()).data.eventChanged).toEqual(change('RESTORED', id, { title: 'Fleeting' }));
     await admin.next();
 
     await server.api(`/events/${id}`, { method: 'DELETE', as: 'admin' });
     await admin.next();
     await anonymous.next();
-    const purged = await server.graphql(`mutation { purgeEvent(id: ${id}) { ... on MutationPurgeEventSuccess { data } } }`);
+    const purged = await server.graphql(`mutation { purgeEvent(id: ${id}) { ... on PurgeEventSuccess { deletedId } } }`);
     expect(purged.errors).toBeUndefined();
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'DELETED', id, event: null } } });
+    expect(await admin.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
     // The trashed event was not readable anonymously any more: its purge is not news to them.
     await expect(anonymous.next(300)).rejects.toThrow(/no subscription payload/);
   });
@@ -126,41 +131,48 @@ describe('subscription eventChanged', () => {
 
 describe('subscription eventChanged with recurring series (issue 13)', () => {
   it('reports occurrences created, moved by a series edit, cancelled, and trashed with their series', async () => {
-    const anonymous = await sub('subscription { eventChanged { action id event { title startDate } } }');
+    const anonymous = await sub('subscription { eventChanged { action eventId deletedId event { title startDate } } }');
+    // The changes with their event's database ID (`id`) in place of its global ID.
+    const ids = (changes: { action: string; eventId: string }[]) =>
+      changes.map(({ eventId, ...c }) => ({ ...c, id: Number(Buffer.from(eventId, 'base64').toString().split(':')[1]) }));
     const created = await server.graphql(
       `mutation { createEvent(input: { title: "Weekly", startDate: "2030-03-05 19:00", endDate: "2030-03-05 20:00", status: PUBLISH,
-        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" } }) { ... on Event { databaseId occurrences { databaseId } } } }`,
+        recurrence: { rule: "FREQ=WEEKLY;COUNT=3" } }) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId } } } } }`,
     );
-    const seriesId = created.data.createEvent.databaseId as number;
-    const [, second, third] = created.data.createEvent.occurrences.map((o: { databaseId: number }) => o.databaseId);
-    const first3 = [await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    const seriesId = created.data.createEvent.event.databaseId as number;
+    const [, second, third] = created.data.createEvent.event.occurrences.map((o: { databaseId: number }) => o.databaseId);
+    const first3 = ids([await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged));
     expect(first3.map((c) => [c.action, c.id]).sort()).toEqual([['CREATED', second], ['CREATED', seriesId], ['CREATED', third]].sort());
 
-    const moved = await server.graphql(`mutation { updateEvent(id: ${seriesId}, scope: ALL, input: { startDate: "2030-03-05 20:00", endDate: "2030-03-05 21:00" }) { ... on Event { databaseId } } }`);
+    const moved = await server.graphql(`mutation { updateEvent(id: ${seriesId}, scope: ALL, input: { startDate: "2030-03-05 20:00", endDate: "2030-03-05 21:00" }) { ... on UpdateEventSuccess { event { databaseId } } } }`);
     expect(moved.errors).toBeUndefined();
-    const updates = [await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
-    expect(updates.find((c) => c.id === third)).toEqual({ action: 'UPDATED', id: third, event: { title: 'Weekly', startDate: '2030-03-19 20:00:00' } });
+    const updates = ids([await anonymous.next(), await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged));
+    expect(updates.find((c) => c.id === third)).toEqual({ action: 'UPDATED', id: third, deletedId: null, event: { title: 'Weekly', startDate: '2030-03-19 20:00:00' } });
 
-    const cancelled = await server.graphql(`mutation { cancelOccurrence(id: ${second}) { ... on Event { databaseId } } }`);
+    const cancelled = await server.graphql(`mutation { cancelOccurrence(id: ${second}) { ... on CancelOccurrenceSuccess { deletedId event { databaseId } } } }`);
     expect(cancelled.errors).toBeUndefined();
-    const afterCancel = [await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
-    expect(afterCancel).toContainEqual({ action: 'DELETED', id: second, event: null });
+    expect(cancelled.data.cancelOccurrence).toEqual({ deletedId: gid('Event', second), event: { databaseId: seriesId } });
+    const afterCancel = ids([await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged));
+    expect(afterCancel).toContainEqual({ action: 'DELETED', id: second, deletedId: gid('Event', second), event: null });
     expect(afterCancel.find((c) => c.id === seriesId)?.action).toBe('UPDATED');
 
     expect((await server.api(`/events/${seriesId}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
-    const trashed = [await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged);
+    const trashed = ids([await anonymous.next(), await anonymous.next()].map((m) => m.data.eventChanged));
     expect(trashed.map((c) => [c.action, c.id]).sort()).toEqual([['DELETED', seriesId], ['DELETED', third]].sort());
   });
 });
 
 describe('subscriptions of linked records and terms', () => {
   it('term counts, venues and organizers publish their changes too', async () => {
-    const categories = await sub('subscription { eventCategoryChanged { action id eventCategory { name count } } }');
-    const venues = await sub('subscription { venueChanged { action id venue { name } } }');
+    const categories = await sub('subscription { eventCategoryChanged { action eventCategoryId eventCategory { name count } } }');
+    const venues = await sub('subscription { venueChanged { action venueId deletedId venue { name } venueEdge { cursor node { name } } } }');
     const created = await server.api('/events', event('With Links', { categories: ['Blues'], venue: { venue: 'Blue Hall' } }));
     expect(created.status).toBe(201);
     const venueId = created.body.venue.id as number;
-    expect((await venues.next()).data.venueChanged).toEqual({ action: 'CREATED', id: venueId, venue: { name: 'Blue Hall' } });
+    // A creation carries the record's edge (cursor of the default list) for clients to add to a list.
+    const createdVenue = (await venues.next()).data.venueChanged;
+    expect(createdVenue).toMatchObject({ action: 'CREATED', venueId: gid('Venue', venueId), deletedId: null, venue: { name: 'Blue Hall' }, venueEdge: { node: { name: 'Blue Hall' } } });
+    expect(typeof createdVenue.venueEdge.cursor).toBe('string');
     const category = await categories.next();
     expect(category.data.eventCategoryChanged).toMatchObject({ action: 'CREATED', eventCategory: { name: 'Blues' } });
     // The event was published with the category: its count moved.
@@ -170,6 +182,12 @@ describe('subscriptions of linked records and terms', () => {
     expect((await categories.next()).data.eventCategoryChanged).toMatchObject({ action: 'UPDATED', eventCategory: { count: 0 } });
 
     await server.api(`/venues/${venueId}`, { method: 'POST', as: 'admin', body: { venue: 'Blue Hall (upstairs)' } });
-    expect((await venues.next()).data.venueChanged).toEqual({ action: 'UPDATED', id: venueId, venue: { name: 'Blue Hall (upstairs)' } });
+    expect((await venues.next()).data.venueChanged).toEqual({
+      action: 'UPDATED',
+      venueId: gid('Venue', venueId),
+      deletedId: null,
+      venue: { name: 'Blue Hall (upstairs)' },
+      venueEdge: null,
+    });
   });
 });

@@ -37,20 +37,20 @@ async function expectCounts(expected: Record<string, number>) {
   expect(stored).toMatchObject(expected);
 }
 
-const EVENT = `... on Event { databaseId } ... on Error { __typename code message }`;
+const EVENT = (payload: string) => `... on ${payload} { event { databaseId } } ... on Error { __typename code message }`;
 const create = async (input: Record<string, unknown>) =>
-  (await h.ok(`mutation($i: CreateEventInput!) { createEvent(input: $i) { ${EVENT} } }`, {
+  (await h.ok(`mutation($i: CreateEventInput!) { createEvent(input: $i) { ${EVENT('CreateEventSuccess')} } }`, {
     i: { startDate: '2026-12-20 10:00:00', endDate: '2026-12-20 11:00:00', ...input },
-  })).createEvent.databaseId as number;
+  })).createEvent.event.databaseId as number;
 const update = (id: number, input: Record<string, unknown>) =>
-  h.ok(`mutation($id: Int, $i: UpdateEventInput!) { updateEvent(id: $id, input: $i) { ${EVENT} } }`, { id, i: input });
+  h.ok(`mutation($id: ID, $i: UpdateEventInput!) { updateEvent(id: $id, input: $i) { ${EVENT('UpdateEventSuccess')} } }`, { id, i: input });
 const count = async (field: 'eventCategory' | 'eventTag', name: string) => {
   const id =
     field === 'eventCategory'
       ? (await h.db.prisma.category.findFirstOrThrow({ where: { name } })).id
       : (await h.db.prisma.tag.findFirstOrThrow({ where: { name } })).id;
   const type = field === 'eventCategory' ? 'EventCategory' : 'EventTag';
-  return (await h.ok(`query($id: Int!) { ${field}(id: $id) { ... on ${type} { count } } }`, { id }))[field].count as number;
+  return (await h.ok(`query($id: ID!) { ${field}(id: $id) { ... on ${type} { count } } }`, { id }))[field].count as number;
 };
 
 describe('term counts kept by the database', () => {
@@ -67,11 +67,11 @@ describe('term counts kept by the database', () => {
     await update(a, { categories: ['Jazz', 'Theatre'], tags: [] });
     await expectCounts({ Music: 1, Jazz: 1, Theatre: 1, free: 1, outdoor: 1 });
 
-    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ${EVENT} } }`, { id: b });
+    await h.ok(`mutation($id: ID) { deleteEvent(id: $id) { ${EVENT('DeleteEventSuccess')} } }`, { id: b });
     await expectCounts({ Music: 0, free: 0, outdoor: 0 });
     expect(await count('eventTag', 'outdoor')).toBe(0);
 
-    await h.ok(`mutation($id: Int) { restoreEvent(id: $id) { ${EVENT} } }`, { id: b });
+    await h.ok(`mutation($id: ID) { restoreEvent(id: $id) { ${EVENT('RestoreEventSuccess')} } }`, { id: b });
     await expectCounts({ Music: 1, free: 1, outdoor: 1 });
 
     // A future publication date makes it `future`: not counted until it is published.
@@ -80,8 +80,8 @@ describe('term counts kept by the database', () => {
     await update(a, { date: '2020-01-01 00:00:00' });
     await expectCounts({ Jazz: 1, Theatre: 1 });
 
-    await h.ok(`mutation($id: Int) { deleteEvent(id: $id) { ${EVENT} } }`, { id: a });
-    await h.ok(`mutation($id: Int) { purgeEvent(id: $id) { ... on MutationPurgeEventSuccess { data } ... on Error { code } } }`, { id: a });
+    await h.ok(`mutation($id: ID) { deleteEvent(id: $id) { ${EVENT('DeleteEventSuccess')} } }`, { id: a });
+    await h.ok(`mutation($id: ID) { purgeEvent(id: $id) { ... on PurgeEventSuccess { deletedId } ... on Error { code } } }`, { id: a });
     await expectCounts({ Jazz: 0, Theatre: 0, Music: 1 });
 
     // Deleting a published event's row outright (not through the API) keeps the counts right too.
@@ -89,7 +89,7 @@ describe('term counts kept by the database', () => {
     await expectCounts({ Music: 0, free: 0, outdoor: 0 });
 
     const music = await h.db.prisma.category.findFirstOrThrow({ where: { name: 'Music' } });
-    await h.ok(`mutation($id: Int!) { deleteEventCategory(id: $id) { __typename } }`, { id: music.id });
+    await h.ok(`mutation($id: ID!) { deleteEventCategory(id: $id) { __typename } }`, { id: music.id });
     await expectCounts({});
   });
 

@@ -9,10 +9,13 @@ afterAll(() => h.close());
 beforeEach(() => h.reset());
 
 const CAT_FIELDS = 'databaseId name slug parentId path count';
-const CAT = `... on EventCategory { ${CAT_FIELDS} } ... on Error { __typename code message } ... on ValidationError { field }`;
+const ERRORS = '... on Error { __typename code message } ... on ValidationError { field }';
+/** A category write's selection: its payload's category, or the typed error (`written` unwraps either). */
+const CAT = (verb: string) => `... on ${verb}EventCategorySuccess { eventCategory { ${CAT_FIELDS} } } ${ERRORS}`;
 const TAG_FIELDS = 'databaseId name slug count';
-const TAG = `... on EventTag { ${TAG_FIELDS} } ... on Error { __typename code message } ... on ValidationError { field }`;
-const createCat = async (input: object) => (await h.ok(`mutation($i: CreateTermInput!) { createEventCategory(input: $i) { ${CAT} } }`, { i: input })).createEventCategory;
+const TAG = (verb: string) => `... on ${verb}EventTagSuccess { eventTag { ${TAG_FIELDS} } } ${ERRORS}`;
+const written = (r: { eventCategory?: any; eventTag?: any; deleted?: any }): any => r.eventCategory ?? r.eventTag ?? r.deleted ?? r;
+const createCat = async (input: object) => written((await h.ok(`mutation($i: CreateTermInput!) { createEventCategory(input: $i) { ${CAT('Create')} } }`, { i: input })).createEventCategory);
 
 describe('event categories', () => {
   it('builds a hierarchy with paths; refuses a duplicate name under the same parent', async () => {
@@ -29,11 +32,11 @@ describe('event categories', () => {
     const a = await createCat({ name: 'A' });
     const b = await createCat({ name: 'B', parentId: a.databaseId });
     await createCat({ name: 'C' });
-    const taken = await h.ok(`mutation($id: Int!) { updateEventCategory(id: $id, input: { slug: "c" }) { ${CAT} } }`, { id: b.databaseId });
-    expect(taken.updateEventCategory).toMatchObject({ __typename: 'ConflictError', code: 'DUPLICATE_TERM_SLUG' });
-    const del = await h.ok(`mutation($id: Int!) { deleteEventCategory(id: $id) { ... on DeletedTerm { databaseId name } } }`, { id: a.databaseId });
-    expect(del.deleteEventCategory).toMatchObject({ databaseId: a.databaseId, name: 'A' });
-    const moved = await h.ok(`query($id: Int) { eventCategory(id: $id) { ${CAT_FIELDS} } }`, { id: b.databaseId });
+    const taken = await h.ok(`mutation($id: ID!) { updateEventCategory(id: $id, input: { slug: "c" }) { ${CAT('Update')} } }`, { id: b.databaseId });
+    expect(written(taken.updateEventCategory)).toMatchObject({ __typename: 'ConflictError', code: 'DUPLICATE_TERM_SLUG' });
+    const del = await h.ok(`mutation($id: ID!) { deleteEventCategory(id: $id) { ... on DeleteEventCategorySuccess { deleted { databaseId name } } } }`, { id: a.databaseId });
+    expect(written(del.deleteEventCategory)).toMatchObject({ databaseId: a.databaseId, name: 'A' });
+    const moved = await h.ok(`query($id: ID) { eventCategory(id: $id) { ${CAT_FIELDS} } }`, { id: b.databaseId });
     expect(moved.eventCategory.parentId).toBe(0);
   });
 
@@ -49,31 +52,31 @@ describe('event categories', () => {
   });
 
   it('lets authors manage categories but not contributors or anonymous callers', async () => {
-    expect((await h.gql(`mutation { createEventCategory(input: { name: "By author" }) { ${CAT} } }`, {}, { as: 'AUTHOR' })).data.createEventCategory.name).toBe('By author');
-    expect((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT} } }`, {}, { as: 'CONTRIBUTOR' })).data.createEventCategory.__typename).toBe('ForbiddenError');
-    expect((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT} } }`, {}, { as: null })).data.createEventCategory.__typename).toBe('UnauthenticatedError');
+    expect(written((await h.gql(`mutation { createEventCategory(input: { name: "By author" }) { ${CAT('Create')} } }`, {}, { as: 'AUTHOR' })).data.createEventCategory).name).toBe('By author');
+    expect(written((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT('Create')} } }`, {}, { as: 'CONTRIBUTOR' })).data.createEventCategory).__typename).toBe('ForbiddenError');
+    expect(written((await h.gql(`mutation { createEventCategory(input: { name: "No" }) { ${CAT('Create')} } }`, {}, { as: null })).data.createEventCategory).__typename).toBe('UnauthenticatedError');
   });
 });
 
 describe('event tags', () => {
   it('creates, refuses parents and duplicates, shares the term ID space with categories', async () => {
     const cat = await createCat({ name: 'Shared' });
-    const tag = (await h.ok(`mutation { createEventTag(input: { name: "outdoor" }) { ${TAG} } }`)).createEventTag;
+    const tag = written((await h.ok(`mutation { createEventTag(input: { name: "outdoor" }) { ${TAG('Create')} } }`)).createEventTag);
     expect(tag.databaseId).not.toBe(cat.databaseId);
-    expect((await h.ok(`mutation { createEventTag(input: { name: "Outdoor" }) { ${TAG} } }`)).createEventTag.code).toBe('TERM_EXISTS');
-    expect((await h.ok(`mutation { createEventTag(input: { name: "x", parentId: 1 }) { ${TAG} } }`)).createEventTag).toMatchObject({ field: 'parent' });
-    expect((await h.ok(`query($id: Int) { eventTag(id: $id) { ${TAG_FIELDS} } }`, { id: cat.databaseId })).eventTag).toBeNull();
-    expect(await h.refused(`query($id: Int) { eventTag(id: $id, strict: true) { ${TAG_FIELDS} } }`, { id: cat.databaseId })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    expect(written((await h.ok(`mutation { createEventTag(input: { name: "Outdoor" }) { ${TAG('Create')} } }`)).createEventTag).code).toBe('TERM_EXISTS');
+    expect(written((await h.ok(`mutation { createEventTag(input: { name: "x", parentId: 1 }) { ${TAG('Create')} } }`)).createEventTag)).toMatchObject({ field: 'parent' });
+    expect((await h.ok(`query($id: ID) { eventTag(id: $id) { ${TAG_FIELDS} } }`, { id: cat.databaseId })).eventTag).toBeNull();
+    expect(await h.refused(`query($id: ID) { eventTag(id: $id, strict: true) { ${TAG_FIELDS} } }`, { id: cat.databaseId })).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
   });
 
   it('updates and deletes; a second delete is NotFound; authors may not manage tags', async () => {
-    const tag = (await h.ok(`mutation { createEventTag(input: { name: "loud", description: "Noisy" }) { ${TAG} } }`)).createEventTag;
-    const u = (await h.ok(`mutation($id: Int!) { updateEventTag(id: $id, input: { name: "Very loud", slug: "very-loud" }) { ${TAG} } }`, { id: tag.databaseId })).updateEventTag;
+    const tag = written((await h.ok(`mutation { createEventTag(input: { name: "loud", description: "Noisy" }) { ${TAG('Create')} } }`)).createEventTag);
+    const u = written((await h.ok(`mutation($id: ID!) { updateEventTag(id: $id, input: { name: "Very loud", slug: "very-loud" }) { ${TAG('Update')} } }`, { id: tag.databaseId })).updateEventTag);
     expect(u).toMatchObject({ name: 'Very loud', slug: 'very-loud' });
-    expect((await h.ok(`mutation($id: Int!) { updateEventTag(id: $id, input: { name: " " }) { ${TAG} } }`, { id: tag.databaseId })).updateEventTag).toMatchObject({ field: 'name' });
-    expect((await h.gql(`mutation { createEventTag(input: { name: "nope" }) { ${TAG} } }`, {}, { as: 'AUTHOR' })).data.createEventTag.__typename).toBe('ForbiddenError');
-    const del = `mutation($id: Int!) { deleteEventTag(id: $id) { ... on DeletedTerm { databaseId slug } ... on Error { __typename } } }`;
-    expect((await h.ok(del, { id: tag.databaseId })).deleteEventTag).toEqual({ databaseId: tag.databaseId, slug: 'very-loud' });
-    expect((await h.ok(del, { id: tag.databaseId })).deleteEventTag).toEqual({ __typename: 'NotFoundError' });
+    expect(written((await h.ok(`mutation($id: ID!) { updateEventTag(id: $id, input: { name: " " }) { ${TAG('Update')} } }`, { id: tag.databaseId })).updateEventTag)).toMatchObject({ field: 'name' });
+    expect(written((await h.gql(`mutation { createEventTag(input: { name: "nope" }) { ${TAG('Create')} } }`, {}, { as: 'AUTHOR' })).data.createEventTag).__typename).toBe('ForbiddenError');
+    const del = `mutation($id: ID!) { deleteEventTag(id: $id) { ... on DeleteEventTagSuccess { deleted { databaseId slug } } ... on Error { __typename } } }`;
+    expect(written((await h.ok(del, { id: tag.databaseId })).deleteEventTag)).toEqual({ databaseId: tag.databaseId, slug: 'very-loud' });
+    expect(written((await h.ok(del, { id: tag.databaseId })).deleteEventTag)).toEqual({ __typename: 'NotFoundError' });
   });
 });

@@ -12,25 +12,29 @@ beforeEach(async () => {
   await h.reset();
 });
 
-const ERR = `... on Error { __typename code message } ... on ValidationError { field } ... on ConflictError { conflictField: field existingId }`;
-const USER = `... on User { id databaseId login email displayName role } ${ERR}`;
-const NEW_APP = `... on NewApplicationPassword { password uuid name createdAt userId } ${ERR}`;
-const APP = `... on ApplicationPassword { uuid name createdAt lastUsedAt lastIp } ${ERR}`;
+const ERR = `... on Error { __typename code message } ... on ValidationError { field } ... on ConflictError { conflictField: field existingId existingDatabaseId }`;
+const USER = (payload: string) => `... on ${payload} { user { id databaseId login email displayName role } } ${ERR}`;
+const NEW_APP = `... on CreateApplicationPasswordSuccess { applicationPassword { password uuid name createdAt userId } } ${ERR}`;
+const APP = `... on RevokeApplicationPasswordSuccess { applicationPassword { uuid name createdAt lastUsedAt lastIp } } ${ERR}`;
+/** A write's payload record (user, deleted account, application password), or the typed error. */
+const written = (r: { user?: any; deleted?: any; applicationPassword?: any }): any => r.user ?? r.deleted ?? r.applicationPassword ?? r;
+const userGid = (databaseId: number) => Buffer.from(`User:${databaseId}`).toString('base64');
 
-const createUserM = `mutation($i: CreateUserInput!) { createUser(input: $i) { ${USER} } }`;
-const updateUserM = `mutation($id: Int!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { ${USER} } }`;
-const deleteUserM = `mutation($id: Int!) { deleteUser(id: $id) { ... on DeletedUser { id databaseId login } ${ERR} } }`;
-const createAppM = `mutation($name: String!, $userId: Int) { createApplicationPassword(name: $name, userId: $userId) { ${NEW_APP} } }`;
+const createUserM = `mutation($i: CreateUserInput!) { createUser(input: $i) { ${USER('CreateUserSuccess')} } }`;
+const updateUserM = `mutation($id: ID!, $i: UpdateUserInput!) { updateUser(id: $id, input: $i) { ${USER('UpdateUserSuccess')} } }`;
+const deleteUserM = `mutation($id: ID!) { deleteUser(id: $id) { ... on DeleteUserSuccess { deletedId deleted { databaseId login } } ${ERR} } }`;
+const createAppM = `mutation($name: String!, $userId: ID) { createApplicationPassword(name: $name, userId: $userId) { ${NEW_APP} } }`;
 const revokeAppM = `mutation($uuid: String!) { revokeApplicationPassword(uuid: $uuid) { ${APP} } }`;
 const usersQ = `query($role: UserRole, $page: Int, $perPage: Int) { users(role: $role, page: $page, perPage: $perPage) {
   ... on UserConnection { totalCount totalPages edges { node { login role email } } } ... on Error { __typename code } } }`;
 
 type As = NonNullable<Parameters<typeof h.gql>[2]>;
-const createUser = async (input: object, as?: As['as']) => (await h.ok(createUserM, { i: input }, { as })).createUser;
-const updateUser = async (id: number, input: object, as?: As['as']) => (await h.ok(updateUserM, { id, i: input }, { as })).updateUser;
-const deleteUser = async (id: number, as?: As['as']) => (await h.ok(deleteUserM, { id }, { as })).deleteUser;
-const createApp = async (name: string, userId?: number, as?: As['as']) => (await h.ok(createAppM, { name, userId }, { as })).createApplicationPassword;
-const revokeApp = async (uuid: string, as?: As['as']) => (await h.ok(revokeAppM, { uuid }, { as })).revokeApplicationPassword;
+const createUser = async (input: object, as?: As['as']) => written((await h.ok(createUserM, { i: input }, { as })).createUser);
+const updateUser = async (id: number | string, input: object, as?: As['as']) => written((await h.ok(updateUserM, { id, i: input }, { as })).updateUser);
+const deleteUser = async (id: number | string, as?: As['as']) => (await h.ok(deleteUserM, { id }, { as })).deleteUser;
+const createApp = async (name: string, userId?: number | string, as?: As['as']) =>
+  written((await h.ok(createAppM, { name, userId }, { as })).createApplicationPassword);
+const revokeApp = async (uuid: string, as?: As['as']) => written((await h.ok(revokeAppM, { uuid }, { as })).revokeApplicationPassword);
 
 describe('createUser', () => {
   it('creates an account usable to sign in; the payload is the User', async () => {
@@ -61,7 +65,8 @@ describe('createUser', () => {
       __typename: 'ConflictError',
       code: 'LOGIN_EXISTS',
       conflictField: 'login',
-      existingId: bob.databaseId,
+      existingId: bob.id,
+      existingDatabaseId: bob.databaseId,
     });
     expect(await createUser({ login: 'bob2', password: 'long enough', role: 'AUTHOR', email: 'BOB@example.com' })).toMatchObject({
       __typename: 'ConflictError',
@@ -127,13 +132,13 @@ describe('deleteUser', () => {
     const u = await createUser({ login: 'gone', password: 'long enough', role: 'AUTHOR' });
     const gone = { id: u.databaseId, login: 'gone', role: 'AUTHOR' as const };
     await createApp('laptop', undefined, gone);
-    const ev = await h.ok(`mutation { createEvent(input: { title: "By gone", startDate: "2026-12-20", endDate: "2026-12-20" }) { ... on Event { databaseId authorId } } }`, {}, { as: gone });
-    expect(ev.createEvent.authorId).toBe(u.databaseId);
+    const ev = await h.ok(`mutation { createEvent(input: { title: "By gone", startDate: "2026-12-20", endDate: "2026-12-20" }) { ... on CreateEventSuccess { event { databaseId authorId } } } }`, {}, { as: gone });
+    expect(ev.createEvent.event.authorId).toBe(u.databaseId);
 
-    expect(await deleteUser(u.databaseId)).toEqual({ id: u.id, databaseId: u.databaseId, login: 'gone' });
+    expect(await deleteUser(u.id)).toEqual({ deletedId: u.id, deleted: { databaseId: u.databaseId, login: 'gone' } });
     expect(await h.db.prisma.user.count({ where: { login: 'gone' } })).toBe(0);
     expect(await h.db.prisma.applicationPassword.count()).toBe(0);
-    const event = await h.db.prisma.event.findUniqueOrThrow({ where: { id: ev.createEvent.databaseId } });
+    const event = await h.db.prisma.event.findUniqueOrThrow({ where: { id: ev.createEvent.event.databaseId } });
     expect(event.authorId).toBeNull();
     expect(await deleteUser(u.databaseId)).toMatchObject({ __typename: 'NotFoundError' });
   });
@@ -190,7 +195,7 @@ describe('application passwords', () => {
   it('shows the password once; it signs in (with or without spaces) until revoked', async () => {
     const author = await h.userFor('AUTHOR');
     const created = await createApp('  CI bot ', undefined, author);
-    expect(created).toMatchObject({ name: 'CI bot', userId: author.id });
+    expect(created).toMatchObject({ name: 'CI bot', userId: userGid(author.id) });
     expect(created.password).toMatch(/^[A-Za-z0-9]{4}( [A-Za-z0-9]{4}){5}$/);
     expect(created.uuid).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -230,7 +235,7 @@ describe('application passwords', () => {
     const author = await h.userFor('AUTHOR');
     const editor = await h.userFor('EDITOR');
     const forAuthor = await createApp('by admin', author.id);
-    expect(forAuthor.userId).toBe(author.id);
+    expect(forAuthor.userId).toBe(userGid(author.id));
     expect(await verifyCredentials(h.db.prisma, 'author', forAuthor.password)).toEqual(author);
     expect(await createApp('sneaky', author.id, editor)).toMatchObject({ __typename: 'ForbiddenError' });
     expect(await revokeApp(forAuthor.uuid, editor)).toMatchObject({ __typename: 'ForbiddenError' });

@@ -30,8 +30,8 @@ const adminGql =
 export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
   const gql = adminGql(s);
   const venue = (
-    await gql<{ createVenue: { databaseId: number; slug: string } }>(
-      `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId slug } ... on Error { code message } } }`,
+    await gql<{ createVenue: { venue: { databaseId: number; slug: string } } }>(
+      `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on CreateVenueSuccess { venue { databaseId slug } } ... on Error { code message } } }`,
       {
         input: {
           name: 'Grand Hall', address: '1 Main Street', city: 'Springfield', stateProvince: 'IL', zip: '62701', country: 'United States',
@@ -40,41 +40,41 @@ export async function seedCalendar(s: TestServer): Promise<SeededCalendar> {
         },
       },
     )
-  ).createVenue;
+  ).createVenue.venue;
   const organizer = (
-    await gql<{ createOrganizer: { databaseId: number; slug: string } }>(
-      `mutation($input: CreateOrganizerInput!) { createOrganizer(input: $input) { ... on Organizer { databaseId slug } ... on Error { code message } } }`,
+    await gql<{ createOrganizer: { organizer: { databaseId: number; slug: string } } }>(
+      `mutation($input: CreateOrganizerInput!) { createOrganizer(input: $input) { ... on CreateOrganizerSuccess { organizer { databaseId slug } } ... on Error { code message } } }`,
       { input: { name: 'Jazz Society', phone: '+1 217 555 0199', email: 'info@jazz-society.example', website: 'https://jazz-society.example/', description: '<p>Friends of jazz.</p>' } },
     )
-  ).createOrganizer;
+  ).createOrganizer.organizer;
   await s.create('/categories', { name: 'Music', slug: 'music' });
   const music = (await s.api('/categories?slug=music&hide_empty=false')).body.categories[0];
   await s.create('/categories', { name: 'Jazz', slug: 'jazz', parent: music.id });
 
-  const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId slug } ... on Error { code message } } }`;
+  const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId slug } } ... on Error { code message } } }`;
   let single = { id: 0, slug: '' };
   for (let i = 0; i < VENUE_EVENTS; i++) {
     const day = String(1 + i * 2).padStart(2, '0');
     const e = (
-      await gql<{ createEvent: { databaseId: number; slug: string } }>(create, {
+      await gql<{ createEvent: { event: { databaseId: number; slug: string } } }>(create, {
         input: {
           title: `Concert ${i + 1}`, startDate: `2026-12-${day} 19:00`, endDate: `2026-12-${day} 22:00`, timezone: 'America/New_York',
           venues: [{ id: venue.databaseId }], organizers: [{ id: organizer.databaseId }], categories: ['jazz'], tags: ['live'],
           cost: ['15', '25'], description: `<p>Concert number ${i + 1}.</p>`,
         },
       })
-    ).createEvent;
+    ).createEvent.event;
     if (i === 0) single = { id: e.databaseId, slug: e.slug };
   }
   await gql(create, { input: { title: 'Winter Market', startDate: '2026-12-04', endDate: '2026-12-06', allDay: true, tags: ['outdoor'] } });
   const series = (
-    await gql<{ createEvent: { databaseId: number; slug: string } }>(create, {
+    await gql<{ createEvent: { event: { databaseId: number; slug: string } } }>(create, {
       input: {
         title: 'Tuesday Jam', startDate: '2026-12-01 20:00', endDate: '2026-12-01 23:00', timezone: 'America/New_York',
         venues: [{ id: venue.databaseId }], categories: ['jazz'], recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TU;COUNT=30' },
       },
     })
-  ).createEvent;
+  ).createEvent.event;
   return {
     venue: { id: venue.databaseId, slug: venue.slug },
     organizer: { id: organizer.databaseId, slug: organizer.slug },
@@ -98,15 +98,15 @@ export type BusyMonth = Record<string, { id: number; slug: string }>;
 export async function seedBusyMonth(s: TestServer): Promise<BusyMonth> {
   const gql = adminGql(s);
   const venue = (
-    await gql<{ createVenue: { databaseId: number } }>(
-      `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on Venue { databaseId } ... on Error { code message } } }`,
+    await gql<{ createVenue: { venue: { databaseId: number } } }>(
+      `mutation($input: CreateVenueInput!) { createVenue(input: $input) { ... on CreateVenueSuccess { venue { databaseId } } ... on Error { code message } } }`,
       { input: { name: 'Riverside Pavilion', address: '200 River Road', city: 'Springfield', stateProvince: 'IL', zip: '62702', country: 'United States' } },
     )
-  ).createVenue.databaseId;
-  const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId slug } ... on Error { code message } } }`;
+  ).createVenue.venue.databaseId;
+  const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId slug } } ... on Error { code message } } }`;
   const made: BusyMonth = {};
   const add = async (title: string, input: Record<string, unknown>) => {
-    const e = (await gql<{ createEvent: { databaseId: number; slug: string } }>(create, { input: { title, timezone: 'America/New_York', ...input } })).createEvent;
+    const e = (await gql<{ createEvent: { event: { databaseId: number; slug: string } } }>(create, { input: { title, timezone: 'America/New_York', ...input } })).createEvent.event;
     made[title] = { id: e.databaseId, slug: e.slug };
   };
   for (let i = 0; i < 9; i++) {

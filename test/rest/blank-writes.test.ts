@@ -79,7 +79,7 @@ describe('blank values on writes', () => {
     }
     expect((await s.api('/venues?search=Unicode%20Hall', { as: 'admin' })).body.venues ?? []).toEqual([]);
     // GraphQL: the same rule, in the core.
-    const r = await s.graphql(`mutation($id: Int, $image: String) { updateVenue(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
+    const r = await s.graphql(`mutation($id: ID, $image: String) { updateVenue(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
       id: venue.id,
       image: '\u00a0',
     });

@@ -217,16 +217,16 @@ function uniquenessChecks(target: () => { bases: string[]; auth: string }) {
       return (await res.json()) as { data?: any; errors?: unknown[] };
     };
     const create = (login: string, email: string, i: number) =>
-      gql(`mutation($i: CreateUserInput!) { createUser(input: $i) { __typename ... on User { databaseId } ... on Error { code } } }`, {
+      gql(`mutation($i: CreateUserInput!) { createUser(input: $i) { __typename ... on CreateUserSuccess { user { databaseId } } ... on Error { code } } }`, {
         i: { login, email, password: 'concurrency-password', role: 'AUTHOR' },
       }, i);
     const created = await Promise.all(Array.from({ length: N }, (_, i) => create(`same-address-${i}`, i % 2 ? 'Same.Address@example.org' : 'same.address@example.org', i)));
     expect(created.map((r) => r.errors ?? null)).toEqual(Array(N).fill(null));
-    expect(created.map((r) => `${r.data.createUser.__typename} ${r.data.createUser.code ?? ''}`.trim()).sort()).toEqual([...Array(N - 1).fill('ConflictError EMAIL_EXISTS'), 'User']);
-    const id = created.find((r) => r.data.createUser.__typename === 'User')!.data.createUser.databaseId as number;
-    const deleted = await Promise.all([0, 1, 2].map((i) => gql(`mutation($id: Int!) { deleteUser(id: $id) { __typename ... on Error { code } } }`, { id }, i)));
+    expect(created.map((r) => `${r.data.createUser.__typename} ${r.data.createUser.code ?? ''}`.trim()).sort()).toEqual([...Array(N - 1).fill('ConflictError EMAIL_EXISTS'), 'CreateUserSuccess']);
+    const id = created.find((r) => r.data.createUser.__typename === 'CreateUserSuccess')!.data.createUser.user.databaseId as number;
+    const deleted = await Promise.all([0, 1, 2].map((i) => gql(`mutation($id: ID!) { deleteUser(id: $id) { __typename ... on Error { code } } }`, { id }, i)));
     expect(deleted.map((r) => r.errors ?? null)).toEqual([null, null, null]);
-    expect(deleted.map((r) => `${r.data.deleteUser.__typename} ${r.data.deleteUser.code ?? ''}`.trim()).sort()).toEqual(['DeletedUser', 'NotFoundError NOT_FOUND', 'NotFoundError NOT_FOUND']);
+    expect(deleted.map((r) => `${r.data.deleteUser.__typename} ${r.data.deleteUser.code ?? ''}`.trim()).sort()).toEqual(['DeleteUserSuccess', 'NotFoundError NOT_FOUND', 'NotFoundError NOT_FOUND']);
   });
 
   it('trashing records of one slug one after another: `__trashed`, `__trashed-2`, `__trashed-3`, never a 500', async () => {

@@ -242,10 +242,10 @@ describe('GET /events', () => {
     const music = await create('/categories', { name: 'Music' });
     const jazz = await create('/categories', { name: 'Jazz', parent: music.id });
     const talks = await create('/categories', { name: 'Talks' });
-    const near = await s.graphql('mutation($i: CreateVenueInput!) { createVenue(input: $i) { ... on Venue { databaseId } ... on Error { message } } }', {
+    const near = await s.graphql('mutation($i: CreateVenueInput!) { createVenue(input: $i) { ... on CreateVenueSuccess { venue { databaseId } } ... on Error { message } } }', {
       i: { name: 'Near Hall', latitude: 40.7128, longitude: -74.006 },
     });
-    const far = await s.graphql('mutation($i: CreateVenueInput!) { createVenue(input: $i) { ... on Venue { databaseId } ... on Error { message } } }', {
+    const far = await s.graphql('mutation($i: CreateVenueInput!) { createVenue(input: $i) { ... on CreateVenueSuccess { venue { databaseId } } ... on Error { message } } }', {
       i: { name: 'Far Hall', latitude: 34.0522, longitude: -118.2437 },
     });
     const plain = await create('/venues', { venue: 'No Coordinates Hall' });
@@ -253,8 +253,8 @@ describe('GET /events', () => {
     created.music = music.id;
     created.jazz = jazz.id;
     created.talks = talks.id;
-    created.near = near.data.createVenue.databaseId;
-    created.far = far.data.createVenue.databaseId;
+    created.near = near.data.createVenue.venue.databaseId;
+    created.far = far.data.createVenue.venue.databaseId;
     created.plain = plain.id;
     created.org = org.id;
     created.jazzNight = (await event('Jazz Night', '2026-12-05 19:00:00', '2026-12-05 22:00:00', { categories: [jazz.id], tags: ['outdoor'], venue: created.near, featured: true })).id;

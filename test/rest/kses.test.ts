@@ -34,7 +34,7 @@ async function gql(query: string, variables: Record<string, unknown>, as: TestRo
   return r.data;
 }
 
-const EVENT_RAW = `query($id: Int!) { event(id: $id) { titleRaw descriptionRaw excerptRaw } }`;
+const EVENT_RAW = `query($id: ID!) { event(id: $id) { titleRaw descriptionRaw excerptRaw } }`;
 const event = async (id: number, as: TestRole) => (await gql(EVENT_RAW, { id }, as)).event;
 
 describe('the filters themselves', () => {
@@ -61,18 +61,18 @@ describe('events', () => {
   });
 
   it('filters an author\'s writes over GraphQL, and keeps an administrator\'s and an editor\'s HTML as sent', async () => {
-    const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId titleRaw descriptionRaw excerptRaw } } }`;
+    const create = `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId titleRaw descriptionRaw excerptRaw } } } }`;
     const input = { title: TITLE, description: HTML, excerpt: HTML, startDate: '2026-12-02 10:00', endDate: '2026-12-02 11:00' };
-    const byAuthor = (await gql(create, { input }, 'author')).createEvent;
+    const byAuthor = (await gql(create, { input }, 'author')).createEvent.event;
     expect(byAuthor).toMatchObject({ titleRaw: TITLE_FILTERED, descriptionRaw: POST_FILTERED, excerptRaw: POST_FILTERED });
-    const update = `mutation($id: Int!, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { ... on Event { descriptionRaw } } }`;
-    expect((await gql(update, { id: byAuthor.databaseId, input: { description: BAD } }, 'author')).updateEvent.descriptionRaw).toBe('<img src="x.png" /><a>bad</a>');
+    const update = `mutation($id: ID!, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { ... on UpdateEventSuccess { event { descriptionRaw } } } }`;
+    expect((await gql(update, { id: byAuthor.databaseId, input: { description: BAD } }, 'author')).updateEvent.event.descriptionRaw).toBe('<img src="x.png" /><a>bad</a>');
 
     for (const role of ['admin', 'editor'] as const) {
-      const kept = (await gql(create, { input }, role)).createEvent;
+      const kept = (await gql(create, { input }, role)).createEvent.event;
       expect(kept).toMatchObject({ titleRaw: TITLE, descriptionRaw: HTML, excerptRaw: HTML });
       // An editor editing the author's event stores their own HTML unfiltered.
-      expect((await gql(update, { id: byAuthor.databaseId, input: { description: HTML } }, role)).updateEvent.descriptionRaw).toBe(HTML);
+      expect((await gql(update, { id: byAuthor.databaseId, input: { description: HTML } }, role)).updateEvent.event.descriptionRaw).toBe(HTML);
     }
     const byAdmin = await rest('/events', 'admin', { title: 'Admin HTML', description: HTML, start_date: '2026-12-03 10:00', end_date: '2026-12-03 11:00' });
     expect((await event(byAdmin.id, 'admin')).descriptionRaw).toBe(HTML);
@@ -87,7 +87,7 @@ describe('events', () => {
       organizer: [{ organizer: `${TITLE} org`, description: HTML }],
       tags: ['<em>jazz</em><script>alert(1)</script>'],
     });
-    const q = `query($id: Int!) { event(id: $id) { venues { nameRaw descriptionRaw } organizers { nameRaw descriptionRaw } tags { name } } }`;
+    const q = `query($id: ID!) { event(id: $id) { venues { nameRaw descriptionRaw } organizers { nameRaw descriptionRaw } tags { name } } }`;
     const e = (await gql(q, { id: created.id }, 'admin')).event;
     expect(e.venues).toEqual([{ nameRaw: `${TITLE_FILTERED} hall`, descriptionRaw: POST_FILTERED }]);
     expect(e.organizers).toEqual([{ nameRaw: `${TITLE_FILTERED} org`, descriptionRaw: POST_FILTERED }]);
@@ -112,14 +112,14 @@ describe('venues and organizers', () => {
       const created = await rest(path, 'contributor', { [field]: `${TITLE} ${field}`, description: HTML });
       expectClean(created[field]);
       expectClean(created.description);
-      const read = `query($id: Int!) { ${field}(id: $id) { nameRaw descriptionRaw } }`;
+      const read = `query($id: ID!) { ${field}(id: $id) { nameRaw descriptionRaw } }`;
       expect((await gql(read, { id: created.id }, 'contributor'))[field]).toEqual({ nameRaw: `${TITLE_FILTERED} ${field}`, descriptionRaw: POST_FILTERED });
 
       await rest(`${path}/${created.id}`, 'contributor', { description: `<p>new</p>${BAD}` });
       expect((await gql(read, { id: created.id }, 'admin'))[field].descriptionRaw).toBe('<p>new</p><img src="x.png" /><a>bad</a>');
 
-      const update = `mutation($id: Int!, $input: Update${type}Input!) { update${type}(id: $id, input: $input) { ... on ${type} { nameRaw descriptionRaw } } }`;
-      const byGql = (await gql(update, { id: created.id, input: { name: `${TITLE} again`, description: HTML } }, 'contributor'))[`update${type}`];
+      const update = `mutation($id: ID!, $input: Update${type}Input!) { update${type}(id: $id, input: $input) { ... on Update${type}Success { ${field} { nameRaw descriptionRaw } } } }`;
+      const byGql = (await gql(update, { id: created.id, input: { name: `${TITLE} again`, description: HTML } }, 'contributor'))[`update${type}`][field];
       expect(byGql).toEqual({ nameRaw: `${TITLE_FILTERED} again`, descriptionRaw: POST_FILTERED });
 
       const byAdmin = await rest(path, 'admin', { [field]: `Admin ${field}`, description: HTML });
@@ -131,25 +131,25 @@ describe('venues and organizers', () => {
 describe('terms', () => {
   it('filters an author\'s category name and description (wp_filter_kses) over REST and GraphQL; an administrator\'s stay', async () => {
     const created = await rest('/categories', 'author', { name: `${TITLE} cat`, description: HTML });
-    const read = `query($id: Int!) { eventCategory(id: $id) { name description } }`;
+    const read = `query($id: ID!) { eventCategory(id: $id) { name description } }`;
     const termFiltered = '<strong>bold</strong> <a href="https://example.com/x">link</a>';
     expect((await gql(read, { id: created.id }, 'admin')).eventCategory).toEqual({ name: `${TITLE_FILTERED} cat`, description: `Hello ${termFiltered}<a>bad</a>` });
 
     await rest(`/categories/${created.id}`, 'author', { description: `<p>x</p>${BAD}` });
     expect((await gql(read, { id: created.id }, 'admin')).eventCategory.description).toBe('x<a>bad</a>');
 
-    const update = `mutation($id: Int!, $input: UpdateTermInput!) { updateEventCategory(id: $id, input: $input) { ... on EventCategory { name description } } }`;
-    expect((await gql(update, { id: created.id, input: { name: `${TITLE} again`, description: HTML } }, 'author')).updateEventCategory).toEqual({
+    const update = `mutation($id: ID!, $input: UpdateTermInput!) { updateEventCategory(id: $id, input: $input) { ... on UpdateEventCategorySuccess { eventCategory { name description } } } }`;
+    expect((await gql(update, { id: created.id, input: { name: `${TITLE} again`, description: HTML } }, 'author')).updateEventCategory.eventCategory).toEqual({
       name: `${TITLE_FILTERED} again`,
       description: `Hello ${termFiltered}<a>bad</a>`,
     });
-    const create = `mutation($input: CreateTermInput!) { createEventCategory(input: $input) { ... on EventCategory { name description } } }`;
-    expect((await gql(create, { input: { name: '<em>Fresh</em><script>alert(1)</script>', description: BAD } }, 'author')).createEventCategory).toEqual({
+    const create = `mutation($input: CreateTermInput!) { createEventCategory(input: $input) { ... on CreateEventCategorySuccess { eventCategory { name description } } } }`;
+    expect((await gql(create, { input: { name: '<em>Fresh</em><script>alert(1)</script>', description: BAD } }, 'author')).createEventCategory.eventCategory).toEqual({
       name: '<em>Fresh</em>',
       description: '<a>bad</a>',
     });
 
-    const byAdmin = (await gql(create, { input: { name: 'Admin <em>cat</em>', description: HTML } }, 'admin')).createEventCategory;
+    const byAdmin = (await gql(create, { input: { name: 'Admin <em>cat</em>', description: HTML } }, 'admin')).createEventCategory.eventCategory;
     expect(byAdmin).toEqual({ name: 'Admin <em>cat</em>', description: HTML });
   });
 });

@@ -160,7 +160,7 @@ describe('presented records of anonymous event lists', { timeout: 120_000 }, () 
     expect((await first()).venue.venue).toBe('Town Hall (new wing)');
 
     const organizerId = (await first()).organizer[0].id;
-    const renamed = await s.graphql(`mutation($id: Int) { updateOrganizer(id: $id, input: { name: "Arts Club Lyon" }) { __typename } }`, { id: organizerId });
+    const renamed = await s.graphql(`mutation($id: ID) { updateOrganizer(id: $id, input: { name: "Arts Club Lyon" }) { __typename } }`, { id: organizerId });
     expect(renamed.errors).toBeUndefined();
     expect((await first()).organizer[0].organizer).toBe('Arts Club Lyon');
 
@@ -204,7 +204,7 @@ describe.runIf(testBackend === 'postgres')('presented records across two server 
     await write(pair.a.base, `${NS}/venues/${one.venue.id}`, { venue: 'Great Hall' });
     expect(await titles(pair.b.base, list)).toEqual(['One @ Great Hall']);
 
-    await write(pair.a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: one.id } });
+    await write(pair.a.base, '/graphql', { query: `mutation($id: ID) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: one.id } });
     expect(await titles(pair.b.base, list)).toEqual(['One renamed @ Great Hall']);
 
     // And the other way round.

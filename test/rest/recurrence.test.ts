@@ -8,7 +8,7 @@ let occurrenceIds: number[];
 beforeAll(async () => {
   s = await startTestServer();
   const r = await s.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId } } ... on Error { code message } } }`,
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId } } } ... on Error { code message } } }`,
     {
       input: {
         title: 'Tuesday Jazz',
@@ -21,8 +21,8 @@ beforeAll(async () => {
       },
     },
   );
-  seriesId = r.data.createEvent.databaseId;
-  occurrenceIds = r.data.createEvent.occurrences.map((o: { databaseId: number }) => o.databaseId);
+  seriesId = r.data.createEvent.event.databaseId;
+  occurrenceIds = r.data.createEvent.event.occurrences.map((o: { databaseId: number }) => o.databaseId);
   // A single event in the middle, to check ordering and totals.
   const single = await s.api('/events', { method: 'POST', as: 'admin', body: { title: 'Lone Gig', start_date: '2027-03-10 20:00:00', end_date: '2027-03-10 22:00:00' } });
   expect(single.status).toBe(201);
@@ -82,7 +82,7 @@ describe('GET /events with a series', () => {
     const titles = list.body.events.map((e: { title: string; start_date: string }) => `${e.start_date} ${e.title}`);
     expect(titles).toContain('2027-03-30 20:00:00 Jazz: guest night');
     expect(titles).toContain('2027-04-06 19:00:00 Tuesday Jazz');
-    const q = await s.graphql(`query($id: Int) { event(id: $id) { ... on Event { occurrenceOverridden series { databaseId } } } }`, { id: occurrenceIds[3] });
+    const q = await s.graphql(`query($id: ID) { event(id: $id) { ... on Event { occurrenceOverridden series { databaseId } } } }`, { id: occurrenceIds[3] });
     expect(q.data.event).toEqual({ occurrenceOverridden: true, series: { databaseId: seriesId } });
   });
 });

@@ -134,7 +134,7 @@ describe('HTTP byte cache and content encoding', { timeout: 120_000 }, () => {
     expect(titles(afterRest)).toContain('Delta');
     expect((await raw(s.base, `${NS}/events?per_page=50`, { 'accept-encoding': 'br' })).headers['x-cache']).toBe('HIT');
 
-    const renamed = await s.graphql(`mutation($id: Int) { updateEvent(id: $id, input: { title: "Delta renamed" }) { __typename } }`, { id: created.id });
+    const renamed = await s.graphql(`mutation($id: ID) { updateEvent(id: $id, input: { title: "Delta renamed" }) { __typename } }`, { id: created.id });
     expect(renamed.errors).toBeUndefined();
     const afterGraphql = await raw(s.base, `${NS}/events?per_page=50`, { 'accept-encoding': 'gzip' });
     expect(afterGraphql.headers['x-cache']).toBe('MISS');
@@ -223,7 +223,7 @@ describe.runIf(testBackend === 'postgres')('HTTP byte cache across two server pr
     expect(titles(afterRest)).toEqual(['One', 'Two']);
     expect((await raw(pair.b.base, list)).headers['x-cache']).toBe('HIT');
 
-    const renamed = await write(pair.a.base, '/graphql', { query: `mutation($id: Int) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: created.id } });
+    const renamed = await write(pair.a.base, '/graphql', { query: `mutation($id: ID) { updateEvent(id: $id, input: { title: "One renamed" }) { __typename } }`, variables: { id: created.id } });
     expect(renamed.errors).toBeUndefined();
     const afterGraphql = await raw(pair.b.base, list);
     expect(afterGraphql.headers['x-cache']).toBe('MISS');

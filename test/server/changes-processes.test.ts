@@ -37,8 +37,8 @@ async function writeOnOneReceiveOnOther(env: Record<string, string>, label: stri
     const env2 = { DATABASE_URL: db.url, ...env };
     const a = await startServer(env2); // migrates
     const b = await startServer(env2);
-    const anonymous = await subscribeSse(b, 'subscription { eventChanged { action id event { title } } }');
-    const admin = await subscribeSse(b, 'subscription { eventChanged { action id event { title } } }', { authorization: auth });
+    const anonymous = await subscribeSse(b, 'subscription { eventChanged { action eventId event { title } } }');
+    const admin = await subscribeSse(b, 'subscription { eventChanged { action eventId event { title } } }', { authorization: auth });
     try {
       const latencies: number[] = [];
       for (let i = 0; i < 5; i++) {
@@ -50,7 +50,7 @@ async function writeOnOneReceiveOnOther(env: Record<string, string>, label: stri
         const answered = performance.now();
         const body = (await res.json()) as { id: number };
         expect(res.status).toBe(201);
-        expect(await anonymous.next(1_000)).toEqual({ data: { eventChanged: { action: 'CREATED', id: body.id, event: { title: `Across ${i}` } } } });
+        expect(await anonymous.next(1_000)).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: Buffer.from(`Event:${body.id}`).toString('base64'), event: { title: `Across ${i}` } } } });
         latencies.push(anonymous.received[i].at - answered);
         await admin.next(1_000);
       }

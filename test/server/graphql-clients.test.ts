@@ -69,13 +69,14 @@ describe('Apollo Client', () => {
       expect(merged.events.nodes.map((n: { title: string }) => n.title)).toEqual(['Event 1', 'Event 2', 'Event 3']);
       watching.unsubscribe();
 
-      // A mutation's answer updates the normalized record (same id): the cached list shows the new title.
+      // A mutation's payload updates the normalized record (its global ID, which the argument takes
+      // too): the cached list shows the new title.
       const id = merged.events.nodes[0].id as string;
-      const databaseId = (await server.graphql(`{ node(id: "${id}") { ... on Event { databaseId } } }`)).data.node.databaseId;
       await client.mutate({
-        mutation: gql`mutation Rename($id: Int!) { updateEvent(id: $id, input: { title: "Renamed" }) { ... on Event { id title } } }`,
-        variables: { id: databaseId },
+        mutation: gql`mutation Rename($id: ID!) { updateEvent(id: $id, input: { title: "Renamed" }) { ... on UpdateEventSuccess { event { id title } } } }`,
+        variables: { id },
       });
+      const databaseId = (await server.graphql(`{ node(id: "${id}") { ... on Event { databaseId } } }`)).data.node.databaseId;
       expect(client.readQuery({ query: UPCOMING })!.events.nodes[0].title).toBe('Renamed');
 
       const changes: unknown[] = [];

@@ -189,11 +189,13 @@ describe('nodes', () => {
 
   it('loads a page of mixed IDs, hiding what the caller may not read', async () => {
     const created = await s.graphql(`mutation {
-      a: createEvent(input: { title: "Public", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: PUBLISH }) { ... on Event { id } }
-      b: createEvent(input: { title: "Draft", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: DRAFT }) { ... on Event { id } }
-      v: createVenue(input: { name: "Hall", status: PUBLISH }) { ... on Venue { id } }
+      a: createEvent(input: { title: "Public", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: PUBLISH }) { ... on CreateEventSuccess { event { id } } }
+      b: createEvent(input: { title: "Draft", startDate: "2026-12-01 10:00", endDate: "2026-12-01 11:00", status: DRAFT }) { ... on CreateEventSuccess { event { id } } }
+      v: createVenue(input: { name: "Hall", status: PUBLISH }) { ... on CreateVenueSuccess { venue { id } } }
     }`);
-    const { a, b, v } = created.data as Record<string, { id: string }>;
+    const { a, b, v } = Object.fromEntries(
+      Object.entries(created.data as Record<string, { event?: { id: string }; venue?: { id: string } }>).map(([k, p]) => [k, (p.event ?? p.venue)!]),
+    );
     const query = `query ($ids: [ID!]!) { nodes(ids: $ids) { id ... on Event { title } ... on Venue { name } } }`;
     const anon = await post(s, { query, variables: { ids: [a.id, b.id, v.id, a.id] } });
     expect(anon.body.data.nodes).toEqual([{ id: a.id, title: 'Public' }, null, { id: v.id, name: 'Hall' }, { id: a.id, title: 'Public' }]);
@@ -228,7 +230,7 @@ describe('CSRF and CORS', () => {
     expect(none.status).toBe(415);
     expect((await s.api('/tags?search=csrf')).body.tags).toEqual([]);
     const json = await s.request('/graphql', { method: 'POST', as: 'admin', body: { query: mutation } });
-    expect(json.body.data.createEventTag.__typename).toBe('EventTag');
+    expect(json.body.data.createEventTag.__typename).toBe('CreateEventTagSuccess');
   });
 
   it('allows credentials only to listed origins, on /graphql and REST', async () => {

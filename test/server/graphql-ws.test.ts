@@ -43,7 +43,8 @@ const run = async (c: Client, query: string, variables?: Record<string, unknown>
   const result = await Promise.race([s.next(10_000), s.ended.then((e) => Promise.reject(e))]);
   return result;
 };
-const EVENTS = 'subscription { eventChanged { action id event { title status } } }';
+const EVENTS = 'subscription { eventChanged { action eventId event { title status } } }';
+const gid = (id: number) => Buffer.from(`Event:${id}`).toString('base64');
 const event = (title: string, status = 'publish') => ({
   method: 'POST',
   as: 'admin' as const,
@@ -76,26 +77,26 @@ describe('GraphQL over WebSocket', () => {
     const published = await server.api('/events', event('Open Rehearsal'));
     expect(published.status).toBe(201);
 
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', id: draft.body.id, event: { title: 'Secret Draft', status: 'DRAFT' } } } });
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', id: published.body.id, event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
+    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(draft.body.id), event: { title: 'Secret Draft', status: 'DRAFT' } } } });
+    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
     // Changes arrive in order: the anonymous subscriber's first payload is the published event, never the draft.
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'CREATED', id: published.body.id, event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
+    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
     // An author may not read the administrator's draft either.
-    expect((await author.next()).data.eventChanged.id).toBe(published.body.id);
+    expect((await author.next()).data.eventChanged.eventId).toBe(gid(published.body.id));
     expect(JSON.stringify([anonymous.received, author.received])).not.toContain('Secret Draft');
   });
 
   it('runs queries and mutations with the connection’s caller', async () => {
     const admin = client({ connectionParams: { authorization: basic('admin') } });
-    const created = await run(admin, 'mutation { createEvent(input: { title: "Over WS", startDate: "2030-05-01 10:00", endDate: "2030-05-01 11:00", status: DRAFT }) { ... on Event { databaseId } } }');
-    const id = created.data.createEvent.databaseId as number;
+    const created = await run(admin, 'mutation { createEvent(input: { title: "Over WS", startDate: "2030-05-01 10:00", endDate: "2030-05-01 11:00", status: DRAFT }) { ... on CreateEventSuccess { event { databaseId } } } }');
+    const id = created.data.createEvent.event.databaseId as number;
     expect(id).toBeGreaterThan(0);
     expect((await run(admin, `{ event(id: ${id}) { title } }`)).data).toEqual({ event: { title: 'Over WS' } });
     // Anonymous: the draft is not there; a mutation is refused as over HTTP.
     const anonymous = client();
     expect((await run(anonymous, `{ event(id: ${id}) { title } }`)).data).toEqual({ event: null });
     const refused = await run(anonymous, `mutation { deleteEvent(id: ${id}) { __typename ... on Error { code } } }`);
-    expect(refused.data.deleteEvent.__typename).not.toBe('Event');
+    expect(refused.data.deleteEvent.__typename).not.toBe('DeleteEventSuccess');
   });
 
   it('refuses wrong credentials, in connectionParams or in the upgrade request', async () => {

@@ -188,7 +188,7 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     const query = `/graphql?query=${encodeURIComponent(`{ event(id: ${event.id}) { title venues { name } } }`)}`;
     expect((await warm(varnish.base, query)).body.data.event.venues[0].name).toBe('Old Hall');
 
-    await mutate(a.base, 'mutation($id: Int) { updateVenue(id: $id, input: { name: "New Hall" }) { __typename } }', { id: venue.id });
+    await mutate(a.base, 'mutation($id: ID) { updateVenue(id: $id, input: { name: "New Hall" }) { __typename } }', { id: venue.id });
     expect((await get(varnish.base, one)).body.venue.venue).toBe('New Hall');
     expect((await get(varnish.base, query)).body.data.event.venues[0].name).toBe('New Hall');
   });
@@ -246,7 +246,7 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     await write(b.base, one, { title: 'Renamed on B (REST)' });
     expect((await get(varnish.base, one)).body.title).toBe('Renamed on B (REST)');
     await warm(varnish.base, one);
-    await mutate(b.base, 'mutation($id: Int) { updateEvent(id: $id, input: { title: "Renamed on B (GraphQL)" }) { __typename } }', { id: event.id });
+    await mutate(b.base, 'mutation($id: ID) { updateEvent(id: $id, input: { title: "Renamed on B (GraphQL)" }) { __typename } }', { id: event.id });
     expect((await get(varnish.base, one)).body.title).toBe('Renamed on B (GraphQL)');
     expect((await get(varnish.base, `${NS}/events?${WINDOW}`)).body.events.map((e: { title: string }) => e.title)).toContain('Renamed on B (GraphQL)');
     b.stop();
@@ -353,13 +353,13 @@ describe('purges (src/server/purge.ts)', { timeout: 300_000 }, () => {
       const common = { CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, DATABASE_URL: db.url };
       const a = await startServerProcess({ ...common, CAL_PURGE_URL: `${recorder.base}/a` });
       const b = await startServerProcess({ ...common, CAL_PURGE_URL: `${recorder.base}/b` });
-      const onA = await subscribeSse(a.base, 'subscription { eventChanged { id } }');
+      const onA = await subscribeSse(a.base, 'subscription { eventChanged { eventId } }');
       try {
         const event = await write(b.base, `${NS}/events`, eventBody('Written on B'));
         // B answered once its purge was sent: the event's key and the list family.
         expect(recorder.received.filter((r) => r.path === '/b').flatMap((r) => r.keys)).toEqual(expect.arrayContaining([`event-${event.id}`, 'events-list']));
         // A heard of the change (the bus), then committed one of its own: its only purge names its own event.
-        expect((await onA.next(5_000)).data.eventChanged.id).toBe(event.id);
+        expect((await onA.next(5_000)).data.eventChanged.eventId).toBe(Buffer.from(`Event:${event.id}`).toString('base64'));
         const own = await write(a.base, `${NS}/events`, eventBody('Written on A'));
         await recorder.purged('/a', `event-${own.id}`);
         const fromA = recorder.received.filter((r) => r.path === '/a').flatMap((r) => r.keys);

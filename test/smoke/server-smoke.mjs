@@ -64,7 +64,7 @@ async function smoke(databaseUrl) {
     const gql = await fetch(`${base}/graphql`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query: 'query ($id: Int) { event(id: $id) { title } }', variables: { id: event.id } }),
+      body: JSON.stringify({ query: 'query ($id: ID) { event(id: $id) { title } }', variables: { id: event.id } }),
     });
     const answer = await gql.json();
     if (gql.status !== 200 || answer.data?.event?.title !== title) fail(`GraphQL event: ${gql.status} ${JSON.stringify(answer).slice(0, 300)}`);

@@ -79,7 +79,7 @@ beforeAll(async () => {
   // The source: a weekly series with an exclusion, an extra date and an override; an all-day
   // event; events in other zones with a venue, an organizer and categories.
   const series = await source.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId startDate } } ... on Error { code message } } }`,
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`,
     {
       input: {
         title: 'Tuesday Jazz',
@@ -94,7 +94,7 @@ beforeAll(async () => {
     'admin',
   );
   expect(series.errors).toBeUndefined();
-  const occurrence = series.data.createEvent.occurrences.find((o: { startDate: string }) => o.startDate.startsWith('2027-03-23'));
+  const occurrence = series.data.createEvent.event.occurrences.find((o: { startDate: string }) => o.startDate.startsWith('2027-03-23'));
   const w = await source.api(`/events/${occurrence.databaseId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });
   expect(w.status, w.text).toBe(200);
   const organizer = await source.create('/organizers', { organizer: 'Ørjan Ölander', email: 'o@example.com' });

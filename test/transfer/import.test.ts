@@ -32,7 +32,7 @@ async function seed() {
   });
   expect(created.status, created.text).toBe(201);
   const venue = created.body.id as number;
-  const geo = await source.graphql(`mutation($id: Int) { updateVenue(id: $id, input: { latitude: 48.858, longitude: 2.347, showMap: false }) { __typename } }`, { id: venue });
+  const geo = await source.graphql(`mutation($id: ID) { updateVenue(id: $id, input: { latitude: 48.858, longitude: 2.347, showMap: false }) { __typename } }`, { id: venue });
   expect(geo.errors).toBeUndefined();
   const organizer = (await source.api('/organizers', { method: 'POST', as: 'admin', body: { organizer: 'Ørjan Ölander', email: 'o@example.com', phone: '555' } })).body.id as number;
   await source.api('/venues', { method: 'POST', as: 'admin', body: { venue: 'Draft hall', status: 'draft' } });

@@ -136,11 +136,11 @@ describe('import: images, --prune, --dry-run', { timeout: 180_000 }, () => {
       await importInto(target);
       // Gone for good at the source: an event and a venue (trashed, then purged), a tag.
       expect((await source.api(`/events/${ids.leaving}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
-      const purged = await source.graphql(`mutation($id: Int) { purgeEvent(id: $id) { __typename } }`, { id: ids.leaving });
-      expect(purged.data).toEqual({ purgeEvent: { __typename: 'MutationPurgeEventSuccess' } });
+      const purged = await source.graphql(`mutation($id: ID) { purgeEvent(id: $id) { __typename } }`, { id: ids.leaving });
+      expect(purged.data).toEqual({ purgeEvent: { __typename: 'PurgeEventSuccess' } });
       expect((await source.api(`/venues/${ids.park}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
-      const venue = await source.graphql(`mutation($id: Int) { purgeVenue(id: $id) { __typename } }`, { id: ids.park });
-      expect(venue.data).toEqual({ purgeVenue: { __typename: 'MutationPurgeVenueSuccess' } });
+      const venue = await source.graphql(`mutation($id: ID) { purgeVenue(id: $id) { __typename } }`, { id: ids.park });
+      expect(venue.data).toEqual({ purgeVenue: { __typename: 'PurgeVenueSuccess' } });
       expect((await source.api(`/tags/${ids.tag}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
 
       const without = await importInto(target);

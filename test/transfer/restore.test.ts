@@ -115,16 +115,16 @@ beforeAll(async () => {
     title: "Tuesday Jazz", startDate: "2027-03-02 19:00", endDate: "2027-03-02 21:00", timezone: "America/New_York",
     venues: [{ id: ${venue} }], organizers: [{ id: ${organizer} }], categories: ["${music}"], tags: ["${tag}"], image: $image,
     recurrence: { rule: "FREQ=WEEKLY;BYDAY=TU;COUNT=10", exdates: ["2027-03-16"], rdates: ["2027-03-20 15:00:00"] }
-  }) { ... on Event { databaseId occurrences(after: "2027-03-01", first: 20) { databaseId startDate } } } }`, { image: imageUrl });
+  }) { ... on CreateEventSuccess { event { databaseId occurrences(after: "2027-03-01", first: 20) { databaseId startDate } } } } }`, { image: imageUrl });
   expect(series.errors).toBeUndefined();
-  const created = series.data.createEvent;
+  const created = series.data.createEvent.event;
   ids.series = created.databaseId;
   const occurrences = created.occurrences.map((o: { databaseId: number }) => o.databaseId).filter((id: number) => id !== ids.series);
   expect(occurrences.length).toBeGreaterThan(5);
   [ids.override, ids.cancelled] = occurrences;
   // An override (a REST write to one occurrence) and a cancelled occurrence.
   expect((await source.api(`/events/${ids.override}`, { method: 'POST', as: 'admin', body: { title: 'Tuesday Jazz (guest night)' } })).status).toBe(200);
-  const cancel = await source.graphql(`mutation { cancelOccurrence(id: ${ids.cancelled}) { ... on Event { databaseId } } }`);
+  const cancel = await source.graphql(`mutation { cancelOccurrence(id: ${ids.cancelled}) { ... on CancelOccurrenceSuccess { event { databaseId } } } }`);
   expect(cancel.errors).toBeUndefined();
   delete ids.cancelled;
   ids.plain = (await source.create('/events', { title: 'Plain night', start_date: '2026-12-05 19:00', end_date: '2026-12-05 22:30', venue, cost: '10 - 20' })).id;
@@ -137,9 +137,9 @@ beforeAll(async () => {
   // An event whose author was deleted keeps no author.
   ids.orphan = (await source.create('/events', { title: 'By a former author', start_date: '2026-07-01 20:00', end_date: '2026-07-01 21:00' }, 'author')).id;
   expect((await source.graphql(`mutation { deleteUser(id: ${source.users.author}) { __typename } }`)).errors).toBeUndefined();
-  const app = await source.graphql(`mutation { createApplicationPassword(name: "phone", userId: ${source.users.editor}) { ... on NewApplicationPassword { password } } }`);
+  const app = await source.graphql(`mutation { createApplicationPassword(name: "phone", userId: ${source.users.editor}) { ... on CreateApplicationPasswordSuccess { applicationPassword { password } } } }`);
   expect(app.errors).toBeUndefined();
-  appPassword = app.data.createApplicationPassword.password;
+  appPassword = app.data.createApplicationPassword.applicationPassword.password;
   expect(appPassword).toBeTruthy();
   // The old site goes away: the image is served from here from now on.
   images.closeAllConnections();

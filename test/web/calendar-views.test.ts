@@ -31,11 +31,11 @@ beforeAll(async () => {
   await post('past', { title: 'Autumn Talk', start_date: '2026-11-01 18:00', end_date: '2026-11-01 19:00' });
   await post('draft', { title: 'Secret', start_date: '2026-12-06 10:00', end_date: '2026-12-06 11:00', status: 'draft' });
   const r = await s.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId } } ... on Error { message } } }`,
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId } } } ... on Error { message } } }`,
     { input: { title: 'Weekly Class', startDate: '2026-12-01 18:00:00', endDate: '2026-12-01 19:00:00', timezone: 'America/New_York', recurrence: { rule: 'FREQ=WEEKLY;COUNT=4' } } },
     'admin',
   );
-  weekly = r.data.createEvent.occurrences.map((o: { databaseId: number }) => o.databaseId);
+  weekly = r.data.createEvent.event.occurrences.map((o: { databaseId: number }) => o.databaseId);
   expect(weekly).toHaveLength(4);
 }, 120_000);
 afterAll(async () => s?.close());

@@ -14,7 +14,7 @@ let singleId: number;
 beforeAll(async () => {
   s = await startTestServer();
   const r = await s.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId startDate } } ... on Error { code message } } }`,
+    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`,
     {
       input: {
         title: 'Tuesday Jazz',
@@ -26,8 +26,8 @@ beforeAll(async () => {
       },
     },
   );
-  seriesId = r.data.createEvent.databaseId;
-  const occurrences: { databaseId: number; startDate: string }[] = r.data.createEvent.occurrences;
+  seriesId = r.data.createEvent.event.databaseId;
+  const occurrences: { databaseId: number; startDate: string }[] = r.data.createEvent.event.occurrences;
   // The 2027-03-23 occurrence moves to 20:30 and gets its own title (an override).
   overrideId = occurrences.find((o) => o.startDate.startsWith('2027-03-23'))!.databaseId;
   const w = await s.api(`/events/${overrideId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });

@@ -122,11 +122,13 @@ const addressParam = (req: WpRequest) => (req.pathParams.slug !== undefined ? 's
  * unknown by-slug address with 400 on `slug`. (`strict: true` reads raise NotFoundError rather than
  * answer null; a null is mapped as one.)
  */
-function addressed(req: WpRequest, value: RestEventFragment | null | RestError): RestEventFragment {
-  if (value !== null && !isRestError(value)) return value;
-  const error: RestError = value ?? { __typename: 'NotFoundError', code: 'NOT_FOUND', message: '' };
-  if (error.__typename === 'NotFoundError' && addressParam(req) === 'slug') throw invalidParamsError([['slug', false]]);
-  throw toWpError(error, 'event', req, addressParam(req));
+function addressed<T extends object>(req: WpRequest, value: T | null | RestError): T {
+  if (value === null || isRestError(value)) {
+    const error: RestError = value ?? { __typename: 'NotFoundError', code: 'NOT_FOUND', message: '' };
+    if (error.__typename === 'NotFoundError' && addressParam(req) === 'slug') throw invalidParamsError([['slug', false]]);
+    throw toWpError(error, 'event', req, addressParam(req));
+  }
+  return value;
 }
 
 export const getEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
@@ -185,18 +187,18 @@ function eventInput(req: WpRequest, onUpdate: boolean): Record<string, unknown> 
 }
 
 export const createEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const node = unwrap(await run(deps, req, CreateEventDocument, { input: eventInput(req, false) }), 'event', req);
-  return { status: 201, body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+  const { event } = unwrap(await run(deps, req, CreateEventDocument, { input: eventInput(req, false) }), 'event', req);
+  return { status: 201, body: presentEvent(event, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const updateEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const node = addressed(req, await run(deps, req, UpdateEventDocument, { ...address(req), input: eventInput(req, true) }));
-  return { body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+  const { event } = addressed(req, await run(deps, req, UpdateEventDocument, { ...address(req), input: eventInput(req, true) }));
+  return { body: presentEvent(event, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const deleteEvent = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-  const node = addressed(req, await run(deps, req, DeleteEventDocument, address(req)));
-  return { body: presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
+  const { event } = addressed(req, await run(deps, req, DeleteEventDocument, address(req)));
+  return { body: presentEvent(event, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }) };
 };
 
 export const eventRoutes = postRoutes('/events', eventArgs);

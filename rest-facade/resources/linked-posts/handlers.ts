@@ -12,6 +12,8 @@ import { linkedPostsListResponse, type LinkedPostFragment, type LinkedPostPresen
 type Page<N> = { readonly totalCount: number; readonly totalPages: number; readonly perPage: number; readonly edges: ReadonlyArray<{ readonly node: N }> };
 /** One root field of type `T`, whatever its name (`venues`, `organizer`, `createVenue`, …). */
 type Root<T> = { readonly [field: string]: T };
+/** A write's success payload, its record under the alias `record` (the documents' `record: venue { … }`). */
+type Written<N> = { readonly record: N };
 
 /**
  * The five operations of a venue or organizer resource (documents generated from its
@@ -21,9 +23,9 @@ type Root<T> = { readonly [field: string]: T };
 export interface LinkedPostOperations<N> {
   list: TypedDocumentNode<Root<Page<N>>, { filter?: never; page?: never; perPage?: never }>;
   byId: TypedDocumentNode<Root<N | null>, { id?: never; slug?: never }>;
-  create: TypedDocumentNode<Root<N | RestErrorFragment>, { input: never }>;
-  update: TypedDocumentNode<Root<N | RestErrorFragment>, { id?: never; slug?: never; input: never }>;
-  remove: TypedDocumentNode<Root<N | RestErrorFragment>, { id?: never; slug?: never }>;
+  create: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, { input: never }>;
+  update: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, { id?: never; slug?: never; input: never }>;
+  remove: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, { id?: never; slug?: never }>;
 }
 
 /** Venues and organizers share their routes' shape (contract §5.6, §6, §7.7, §7.9). */
@@ -76,17 +78,17 @@ export function linkedPostHandlers<N extends LinkedPostFragment>(
   const create = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
     const value = await run(deps, req, ops.create, { input: input(req) });
     if (isRestError(value)) throw toWpError(value, kind, req);
-    return { status: 201, body: present(value, req, false) };
+    return { status: 201, body: present(value.record, req, false) };
   };
 
   const update = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, ops.update, { ...address(req), input: input(req) }));
-    return { body: present(node, req, false) };
+    const { record } = check(req, await run(deps, req, ops.update, { ...address(req), input: input(req) }));
+    return { body: present(record, req, false) };
   };
 
   const remove = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, ops.remove, address(req)));
-    return { body: present(node, req, false) };
+    const { record } = check(req, await run(deps, req, ops.remove, address(req)));
+    return { body: present(record, req, false) };
   };
 
   return { list, get, create, update, remove };

@@ -79,18 +79,18 @@ export function termHandlers(taxonomy: 'category' | 'tag') {
   };
 
   const create = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, ops.create, { input: termInput(req) }));
+    const { term: node } = check(req, await run(deps, req, ops.create, { input: termInput(req) }));
     const body = presentTerm(node, taxonomy, req.urls, { links: true });
     return { status: 201, body, headers: { Location: req.urls.rest(`/${taxonomy === 'category' ? 'categories' : 'tags'}/${node.databaseId}`) } };
   };
 
   const update = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, ops.update, { id: termId(req), input: termInput(req) }));
+    const { term: node } = check(req, await run(deps, req, ops.update, { id: termId(req), input: termInput(req) }));
     return { body: presentTerm(node, taxonomy, req.urls, { links: true }) };
   };
 
   const remove = (deps: RouteDeps) => async (req: WpRequest): Promise<WpResponse> => {
-    const node = check(req, await run(deps, req, ops.remove, { id: termId(req) }));
+    const { term: node } = check(req, await run(deps, req, ops.remove, { id: termId(req) }));
     return { body: presentTerm(node, taxonomy, req.urls, { links: false }) };
   };
 

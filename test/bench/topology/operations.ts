@@ -14,10 +14,11 @@ export function changedTitle(payload: unknown): string | null {
   return data?.eventChanged?.event?.title ?? null;
 }
 
-const EVENT_RESULT = '__typename ... on Event { databaseId title } ... on Error { message }';
+const CREATE_RESULT = '__typename ... on CreateEventSuccess { event { databaseId title } } ... on Error { message }';
+const UPDATE_RESULT = '__typename ... on UpdateEventSuccess { event { databaseId title } } ... on Error { message }';
 
-export const CREATE_EVENT = `mutation TopologyCreate($input: CreateEventInput!) { createEvent(input: $input) { ${EVENT_RESULT} } }`;
-export const UPDATE_EVENT = `mutation TopologyUpdate($id: Int, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { ${EVENT_RESULT} } }`;
+export const CREATE_EVENT = `mutation TopologyCreate($input: CreateEventInput!) { createEvent(input: $input) { ${CREATE_RESULT} } }`;
+export const UPDATE_EVENT = `mutation TopologyUpdate($id: ID, $input: UpdateEventInput!) { updateEvent(id: $id, input: $input) { ${UPDATE_RESULT} } }`;
 
 /** Variables of UPDATE_EVENT for the event `id` (the database ID the REST API and `databaseId` give). */
 export const updateVariables = (id: number, title: string) => ({ id, input: { title } });
@@ -28,9 +29,9 @@ export const createVariables = (title: string, day: string) => ({
 
 /** The event a CREATE_EVENT / UPDATE_EVENT answer carries, or why there is none. */
 export function mutatedEvent(body: unknown, field: 'createEvent' | 'updateEvent'): { id: number; title: string } | { error: string } {
-  const json = body as { data?: Record<string, { __typename: string; databaseId?: number; title?: string; message?: string }>; errors?: { message: string }[] };
+  const json = body as { data?: Record<string, { __typename: string; event?: { databaseId: number; title: string }; message?: string }>; errors?: { message: string }[] };
   const result = json.data?.[field];
-  if (result?.__typename === 'Event' && result.databaseId !== undefined) return { id: result.databaseId, title: result.title ?? '' };
+  if (result?.event) return { id: result.event.databaseId, title: result.event.title };
   return { error: result?.message ?? json.errors?.map((e) => e.message).join('; ') ?? 'no result' };
 }
 
