@@ -166,10 +166,12 @@ export type LinkedPostFilter = {
   readonly statuses?: ReadonlyArray<PostStatus> | null | undefined;
 };
 
-/** Makes an event a recurring series in its own time zone (wall clock: 19:00 stays 19:00 across DST). Supported: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT or UNTIL, BYDAY (also 2TU/-1FR), BYMONTHDAY (also -1), BYMONTH, BYSETPOS, WKST. */
+/** Makes an event a recurring series in its own time zone (wall clock: 19:00 stays 19:00 across DST). Supported: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, COUNT or UNTIL, BYDAY (also 2TU/-1FR), BYMONTHDAY (also -1), BYMONTH, BYSETPOS, WKST. Give `rule`, `rules` (several: their union) or only `rdates` (the event start and these dates). */
 export type RecurrenceInput = {
   /** RFC 5545 RRULE text, e.g. `FREQ=WEEKLY;BYDAY=TU;COUNT=10` (no DTSTART: the event start is). */
-  readonly rule: string;
+  readonly rule?: string | null | undefined;
+  /** Further RRULEs: the series is the union of all of them. */
+  readonly rules?: ReadonlyArray<string> | null | undefined;
   /** Excluded occurrences: event-local `YYYY-MM-DD` (at the series start time) or `YYYY-MM-DD HH:MM:SS`. */
   readonly exdates?: ReadonlyArray<string> | null | undefined;
   /** Extra occurrences, same formats. */

@@ -12,7 +12,7 @@ const SOURCE = `query FeedSeries($ids: [Int!]!, $perPage: Int) {
   events(filter: { include: $ids }, perPage: $perPage) {
     edges { node {
       databaseId recurrenceId occurrenceOverridden
-      series { databaseId startDate endDate allDay timezone recurrence { rule start exdates rdates } overrides { databaseId } }
+      series { databaseId startDate endDate allDay timezone recurrence { rules start exdates rdates } overrides { databaseId } }
     } }
   }
 }`;
@@ -24,7 +24,8 @@ export interface FeedSeries {
   endDate: string;
   allDay: boolean;
   timezone: string;
-  rule: string;
+  /** RRULE texts (none: RDATEs only). */
+  rules: string[];
   /** DTSTART, event-local. */
   start: string;
   exdates: string[];
@@ -54,7 +55,7 @@ interface Node {
     endDate: string;
     allDay: boolean;
     timezone: string;
-    recurrence: { rule: string; start: string; exdates: string[]; rdates: string[] } | null;
+    recurrence: { rules: string[]; start: string; exdates: string[]; rdates: string[] } | null;
     overrides: { databaseId: number }[];
   } | null;
 }

@@ -71,9 +71,9 @@ export type EventMinAggregateOutputType = {
   featured: boolean | null
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
   recurrenceStart: Date | null
   materializedUntil: Date | null
+  materializedFrom: Date | null
 }
 
 export type EventMaxAggregateOutputType = {
@@ -107,9 +107,9 @@ export type EventMaxAggregateOutputType = {
   featured: boolean | null
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
   recurrenceStart: Date | null
   materializedUntil: Date | null
+  materializedFrom: Date | null
 }
 
 export type EventCountAggregateOutputType = {
@@ -144,11 +144,12 @@ export type EventCountAggregateOutputType = {
   featured: number
   imageId: number
   parentId: number
-  recurrenceRule: number
+  recurrenceRules: number
   recurrenceStart: number
   recurrenceRdates: number
   recurrenceExdates: number
   materializedUntil: number
+  materializedFrom: number
   _all: number
 }
 
@@ -198,9 +199,9 @@ export type EventMinAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
   recurrenceStart?: true
   materializedUntil?: true
+  materializedFrom?: true
 }
 
 export type EventMaxAggregateInputType = {
@@ -234,9 +235,9 @@ export type EventMaxAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
   recurrenceStart?: true
   materializedUntil?: true
+  materializedFrom?: true
 }
 
 export type EventCountAggregateInputType = {
@@ -271,11 +272,12 @@ export type EventCountAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
+  recurrenceRules?: true
   recurrenceStart?: true
   recurrenceRdates?: true
   recurrenceExdates?: true
   materializedUntil?: true
+  materializedFrom?: true
   _all?: true
 }
 
@@ -397,11 +399,12 @@ export type EventGroupByOutputType = {
   featured: boolean
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
+  recurrenceRules: string[]
   recurrenceStart: Date | null
   recurrenceRdates: Date[]
   recurrenceExdates: Date[]
   materializedUntil: Date | null
+  materializedFrom: Date | null
   _count: EventCountAggregateOutputType | null
   _avg: EventAvgAggregateOutputType | null
   _sum: EventSumAggregateOutputType | null
@@ -459,11 +462,12 @@ export type EventWhereInput = {
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   post?: Prisma.XOR<Prisma.PostScalarRelationFilter, Prisma.PostWhereInput>
   author?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   image?: Prisma.XOR<Prisma.AttachmentNullableScalarRelationFilter, Prisma.AttachmentWhereInput> | null
@@ -509,11 +513,12 @@ export type EventOrderByWithRelationInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrderInput | Prisma.SortOrder
   parentId?: Prisma.SortOrderInput | Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrderInput | Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrderInput | Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrderInput | Prisma.SortOrder
   post?: Prisma.PostOrderByWithRelationInput
   author?: Prisma.UserOrderByWithRelationInput
   image?: Prisma.AttachmentOrderByWithRelationInput
@@ -562,11 +567,12 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   post?: Prisma.XOR<Prisma.PostScalarRelationFilter, Prisma.PostWhereInput>
   author?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   image?: Prisma.XOR<Prisma.AttachmentNullableScalarRelationFilter, Prisma.AttachmentWhereInput> | null
@@ -612,11 +618,12 @@ export type EventOrderByWithAggregationInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrderInput | Prisma.SortOrder
   parentId?: Prisma.SortOrderInput | Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrderInput | Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrderInput | Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
   _avg?: Prisma.EventAvgOrderByAggregateInput
   _max?: Prisma.EventMaxOrderByAggregateInput
@@ -659,11 +666,12 @@ export type EventScalarWhereWithAggregatesInput = {
   featured?: Prisma.BoolWithAggregatesFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateInput = {
@@ -694,11 +702,12 @@ export type EventCreateInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -744,11 +753,12 @@ export type EventUncheckedCreateInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -786,11 +796,12 @@ export type EventUpdateInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -836,11 +847,12 @@ export type EventUncheckedUpdateInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -882,11 +894,12 @@ export type EventCreateManyInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateManyMutationInput = {
@@ -917,11 +930,12 @@ export type EventUpdateManyMutationInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventUncheckedUpdateManyInput = {
@@ -956,11 +970,12 @@ export type EventUncheckedUpdateManyInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventNullableScalarRelationFilter = {
@@ -1026,11 +1041,12 @@ export type EventCountOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventAvgOrderByAggregateInput = {
@@ -1071,9 +1087,9 @@ export type EventMaxOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventMinOrderByAggregateInput = {
@@ -1107,9 +1123,9 @@ export type EventMinOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventSumOrderByAggregateInput = {
@@ -1202,6 +1218,10 @@ export type EventCreatecostInput = {
   set: string[]
 }
 
+export type EventCreaterecurrenceRulesInput = {
+  set: string[]
+}
+
 export type EventCreaterecurrenceRdatesInput = {
   set: Date[] | string[]
 }
@@ -1249,6 +1269,11 @@ export type EventUpdatecostInput = {
 
 export type NullableBoolFieldUpdateOperationsInput = {
   set?: boolean | null
+}
+
+export type EventUpdaterecurrenceRulesInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type EventUpdaterecurrenceRdatesInput = {
@@ -1461,11 +1486,12 @@ export type EventCreateWithoutPostInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -1509,11 +1535,12 @@ export type EventUncheckedCreateWithoutPostInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -1567,11 +1594,12 @@ export type EventUpdateWithoutPostInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -1615,11 +1643,12 @@ export type EventUncheckedUpdateWithoutPostInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -1657,11 +1686,12 @@ export type EventCreateWithoutAuthorInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -1705,11 +1735,12 @@ export type EventUncheckedCreateWithoutAuthorInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -1780,11 +1811,12 @@ export type EventScalarWhereInput = {
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateWithoutChildrenInput = {
@@ -1815,11 +1847,12 @@ export type EventCreateWithoutChildrenInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -1864,11 +1897,12 @@ export type EventUncheckedCreateWithoutChildrenInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -1910,11 +1944,12 @@ export type EventCreateWithoutParentInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -1958,11 +1993,12 @@ export type EventUncheckedCreateWithoutParentInput = {
   sticky?: boolean
   featured?: boolean
   imageId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2021,11 +2057,12 @@ export type EventUpdateWithoutChildrenInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2070,11 +2107,12 @@ export type EventUncheckedUpdateWithoutChildrenInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -2127,11 +2165,12 @@ export type EventCreateWithoutOccurrenceInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2176,11 +2215,12 @@ export type EventUncheckedCreateWithoutOccurrenceInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2222,11 +2262,12 @@ export type EventCreateWithoutSeriesOccurrencesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2271,11 +2312,12 @@ export type EventUncheckedCreateWithoutSeriesOccurrencesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2328,11 +2370,12 @@ export type EventUpdateWithoutOccurrenceInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2377,11 +2420,12 @@ export type EventUncheckedUpdateWithoutOccurrenceInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -2429,11 +2473,12 @@ export type EventUpdateWithoutSeriesOccurrencesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2478,11 +2523,12 @@ export type EventUncheckedUpdateWithoutSeriesOccurrencesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -2519,11 +2565,12 @@ export type EventCreateWithoutImageInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -2567,11 +2614,12 @@ export type EventUncheckedCreateWithoutImageInput = {
   sticky?: boolean
   featured?: boolean
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2635,11 +2683,12 @@ export type EventCreateWithoutVenuesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2684,11 +2733,12 @@ export type EventUncheckedCreateWithoutVenuesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -2741,11 +2791,12 @@ export type EventUpdateWithoutVenuesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2790,11 +2841,12 @@ export type EventUncheckedUpdateWithoutVenuesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -2831,11 +2883,12 @@ export type EventCreateWithoutOrganizersInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2880,11 +2933,12 @@ export type EventUncheckedCreateWithoutOrganizersInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -2937,11 +2991,12 @@ export type EventUpdateWithoutOrganizersInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2986,11 +3041,12 @@ export type EventUncheckedUpdateWithoutOrganizersInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -3027,11 +3083,12 @@ export type EventCreateWithoutCategoriesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -3076,11 +3133,12 @@ export type EventUncheckedCreateWithoutCategoriesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -3133,11 +3191,12 @@ export type EventUpdateWithoutCategoriesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3182,11 +3241,12 @@ export type EventUncheckedUpdateWithoutCategoriesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3223,11 +3283,12 @@ export type EventCreateWithoutTagsInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -3272,11 +3333,12 @@ export type EventUncheckedCreateWithoutTagsInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -3329,11 +3391,12 @@ export type EventUpdateWithoutTagsInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3378,11 +3441,12 @@ export type EventUncheckedUpdateWithoutTagsInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3422,11 +3486,12 @@ export type EventCreateManyAuthorInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutAuthorInput = {
@@ -3457,11 +3522,12 @@ export type EventUpdateWithoutAuthorInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -3505,11 +3571,12 @@ export type EventUncheckedUpdateWithoutAuthorInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3550,11 +3617,12 @@ export type EventUncheckedUpdateManyWithoutAuthorInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyParentInput = {
@@ -3588,11 +3656,12 @@ export type EventCreateManyParentInput = {
   sticky?: boolean
   featured?: boolean
   imageId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutParentInput = {
@@ -3623,11 +3692,12 @@ export type EventUpdateWithoutParentInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3671,11 +3741,12 @@ export type EventUncheckedUpdateWithoutParentInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3716,11 +3787,12 @@ export type EventUncheckedUpdateManyWithoutParentInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyImageInput = {
@@ -3754,11 +3826,12 @@ export type EventCreateManyImageInput = {
   sticky?: boolean
   featured?: boolean
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutImageInput = {
@@ -3789,11 +3862,12 @@ export type EventUpdateWithoutImageInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -3837,11 +3911,12 @@ export type EventUncheckedUpdateWithoutImageInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3882,11 +3957,12 @@ export type EventUncheckedUpdateManyWithoutImageInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -3997,11 +4073,12 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4048,11 +4125,12 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4091,11 +4169,12 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4134,14 +4213,15 @@ export type EventSelectScalar = {
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "authorId" | "status" | "trashedFromStatus" | "slug" | "title" | "content" | "excerpt" | "password" | "dateUtc" | "dateLocal" | "modifiedUtc" | "modifiedLocal" | "startLocal" | "endLocal" | "startUtc" | "endUtc" | "timezone" | "allDay" | "cost" | "currencySymbol" | "currencyPosition" | "currencyCode" | "website" | "showMap" | "showMapLink" | "hideFromListings" | "sticky" | "featured" | "imageId" | "parentId" | "recurrenceRule" | "recurrenceStart" | "recurrenceRdates" | "recurrenceExdates" | "materializedUntil", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "authorId" | "status" | "trashedFromStatus" | "slug" | "title" | "content" | "excerpt" | "password" | "dateUtc" | "dateLocal" | "modifiedUtc" | "modifiedLocal" | "startLocal" | "endLocal" | "startUtc" | "endUtc" | "timezone" | "allDay" | "cost" | "currencySymbol" | "currencyPosition" | "currencyCode" | "website" | "showMap" | "showMapLink" | "hideFromListings" | "sticky" | "featured" | "imageId" | "parentId" | "recurrenceRules" | "recurrenceStart" | "recurrenceRdates" | "recurrenceExdates" | "materializedUntil" | "materializedFrom", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
@@ -4256,12 +4336,14 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     imageId: number | null
     parentId: number | null
     /**
-     * Recurring series (issue 13): the RFC 5545 RRULE text (no DTSTART line); null for a single
-     * event and for an occurrence. The series row is also its own first occurrence (see EventOccurrence).
+     * Recurring series: the RFC 5545 RRULE texts (no DTSTART line), their union is the series'
+     * rule; none for a series of RDATEs only, a single event and an occurrence. The series row is
+     * also its own first occurrence (see EventOccurrence).
      */
-    recurrenceRule: string | null
+    recurrenceRules: string[]
     /**
-     * DTSTART of the rule, event-local wall clock (the rule's anchor; the row's own start is its first occurrence).
+     * DTSTART of the series, event-local wall clock (the rules' anchor; the row's own start is its
+     * first occurrence); set on a series only, which is how a series is told from other events.
      */
     recurrenceStart: Date | null
     /**
@@ -4273,6 +4355,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Occurrences are materialized up to this event-local wall clock (extended as time passes).
      */
     materializedUntil: Date | null
+    /**
+     * ... and from this one: DTSTART, or the first of the last occurrences kept before the series was
+     * written when an open-ended rule began long ago (src/domain/recurrence.ts materializationStart).
+     */
+    materializedFrom: Date | null
   }, ExtArgs["result"]["event"]>
   composites: {}
 }
@@ -4738,11 +4825,12 @@ export interface EventFieldRefs {
   readonly featured: Prisma.FieldRef<"Event", 'Boolean'>
   readonly imageId: Prisma.FieldRef<"Event", 'Int'>
   readonly parentId: Prisma.FieldRef<"Event", 'Int'>
-  readonly recurrenceRule: Prisma.FieldRef<"Event", 'String'>
+  readonly recurrenceRules: Prisma.FieldRef<"Event", 'String[]'>
   readonly recurrenceStart: Prisma.FieldRef<"Event", 'DateTime'>
   readonly recurrenceRdates: Prisma.FieldRef<"Event", 'DateTime[]'>
   readonly recurrenceExdates: Prisma.FieldRef<"Event", 'DateTime[]'>
   readonly materializedUntil: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly materializedFrom: Prisma.FieldRef<"Event", 'DateTime'>
 }
     
 
