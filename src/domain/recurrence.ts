@@ -141,12 +141,12 @@ function iterateRule(rule: SeriesRule, anchor: Date, each: (date: Date) => boole
 
 /**
  * Occurrence starts of a series in the window [from, until] (inclusive; `from` defaults to the
- * anchor): its rules, plus RDATEs, minus EXDATEs. At most MAX_OCCURRENCES_PER_SERIES of them start
+ * anchor, or an earlier RDATE): its rules, plus RDATEs, minus EXDATEs. At most MAX_OCCURRENCES_PER_SERIES of them start
  * at or after `capFrom` (default `from`): a denser set is bounded there, not refused — the window
  * ends at the last one kept and `more` says the rest is still to come.
  */
 export function expandSeries(set: SeriesSet, window: { from?: Date | null; until: Date; capFrom?: Date }): Expansion {
-  const from = window.from ?? set.anchor;
+  const from = window.from ?? earliest(set);
   const capFrom = window.capFrom && window.capFrom > from ? window.capFrom : from;
   const excluded = new Set(set.exdates.map((d) => d.getTime()));
   const all = new Map<number, Date>();
@@ -179,7 +179,7 @@ export function expandSeries(set: SeriesSet, window: { from?: Date | null; until
 }
 
 /**
- * Where a series' materialized occurrences begin: its anchor, or — when more than
+ * Where a series' materialized occurrences begin: its anchor (or an earlier RDATE), or — when more than
  * MAX_OCCURRENCES_PER_SERIES occurrences lie before `now` (an open-ended daily rule that began
  * years ago) — the first of the last MAX_OCCURRENCES_PER_SERIES of them. A series is bounded by the
  * horizon on both sides instead of refused, and the cap never counts from a start years ago.
@@ -201,8 +201,11 @@ export function materializationStart(set: SeriesSet, now: Date): Date {
   }
   for (const d of extraDates(set)) if (d < now && !excluded.has(d.getTime())) before.push(d);
   const distinct = [...new Map(before.map((d) => [d.getTime(), d])).values()].sort((a, b) => a.getTime() - b.getTime());
-  return distinct.length > keep ? distinct[distinct.length - keep]! : set.anchor;
+  return distinct.length > keep ? distinct[distinct.length - keep]! : earliest(set);
 }
+
+/** The set's first possible date: DTSTART, or an RDATE before it. */
+const earliest = (set: SeriesSet) => set.rdates.reduce((a, d) => (d < a ? d : a), set.anchor);
 
 /** RRULE text without its COUNT/UNTIL parts. */
 const unbounded = (rule: string) =>
@@ -287,6 +290,8 @@ export function parseSeriesDate(text: string, time: string, field: string): Date
 export interface ICalSeries {
   /** RRULE texts; none for a series of RDATEs only. */
   rules: readonly string[];
+  /** DTSTART (event-local): written as an RDATE too in a series of RDATEs only, which some readers (ical.js) otherwise leave out. */
+  start?: string;
   exdates: readonly string[];
   rdates: readonly string[];
   timezone: string;
@@ -317,5 +322,6 @@ export function icalRecurrenceLines(series: ICalSeries, zone: string): string {
       : series.allDay
         ? [`${name};VALUE=DATE:${list.map((d) => d.slice(0, 10).replace(/-/g, '')).join(',')}`]
         : [`${name};TZID=${zone}:${list.map((d) => icalLocal(zone === series.timezone ? d : utcToLocal(localToUtc(d, series.timezone), zone))).join(',')}`];
-  return [...rules, ...dates('EXDATE', series.exdates), ...dates('RDATE', series.rdates)].join('\n');
+  const rdates = !rules.length && series.start ? [series.start, ...series.rdates] : series.rdates;
+  return [...rules, ...dates('EXDATE', series.exdates), ...dates('RDATE', rdates)].join('\n');
 }

@@ -42,7 +42,8 @@ export interface PreparedSeries extends SeriesSet {
   first: Date;
 }
 
-const horizonDays = (ctx: Context) => ctx.settings.recurrenceHorizonDays ?? DEFAULT_HORIZON_DAYS;
+/** How many days ahead series are materialized (CAL_RECURRENCE_HORIZON_DAYS). */
+export const horizonDays = (ctx: Context) => ctx.settings.recurrenceHorizonDays ?? DEFAULT_HORIZON_DAYS;
 
 /** The local wall clock up to which a series starting at `anchor` is materialized now. */
 function horizonEnd(ctx: Context, anchor: Date, timezone: string): Date {
@@ -66,9 +67,9 @@ function storedSet(series: { recurrenceRules: string[]; recurrenceStart: Date | 
   };
 }
 
-/** The window a series is materialized in now: [from, horizon], at most the cap from now on. */
+/** The window a series is materialized in now: [from (null: its first date), horizon], at most the cap from now on. */
 function windowOf(ctx: Context, from: Date | null, anchor: Date, timezone: string) {
-  return { from: from ?? anchor, until: horizonEnd(ctx, anchor, timezone), capFrom: nowLocal(ctx, timezone) };
+  return { from, until: horizonEnd(ctx, anchor, timezone), capFrom: nowLocal(ctx, timezone) };
 }
 
 /**
@@ -192,7 +193,8 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
     changes.push({ kind: 'EVENT', id: o.eventId, action: 'UPDATED', before: o.event });
   }
 
-  const gone = [...byKey.values()].filter((o) => o.eventId !== seriesId && !wanted.has(o.recurrenceLocal.getTime()));
+  // An override past the horizon (made by occurrenceAt) stays: the horizon reaches it later.
+  const gone = [...byKey.values()].filter((o) => o.eventId !== seriesId && !wanted.has(o.recurrenceLocal.getTime()) && !(o.overridden && o.recurrenceLocal > until));
   if (gone.length) await ctx.prisma.post.deleteMany({ where: { id: { in: gone.map((o) => o.eventId) } } });
   for (const o of gone) changes.push({ kind: 'EVENT', id: o.eventId, action: 'DELETED', before: o.event });
 
@@ -300,6 +302,26 @@ export async function cancelOccurrence(ctx: Context, id: number): Promise<number
   await materializeSeries(ctx, series.id);
   publishChange(ctx, { kind: 'EVENT', id: series.id, action: 'UPDATED', before: series });
   return series.id;
+}
+
+/**
+ * The occurrence of a series at the RECURRENCE-ID `slot` (event-local wall clock); one the set
+ * gives past the materialized horizon (an imported override far ahead) is made now. Null when the
+ * set does not give it, or gives it before the occurrences the series keeps (`materializedFrom`).
+ */
+export async function occurrenceAt(ctx: Context, seriesId: number, slot: Date): Promise<number | null> {
+  const found = await ctx.prisma.eventOccurrence.findFirst({ where: { seriesId, recurrenceLocal: slot }, select: { eventId: true } });
+  if (found) return found.eventId;
+  const series: SeriesRow | null = await ctx.prisma.event.findUnique({
+    where: { id: seriesId },
+    include: { venues: true, organizers: true, categories: true, tags: true },
+  });
+  if (!series?.recurrenceStart || !series.materializedUntil || slot <= series.materializedUntil) return null;
+  requireEditable(ctx, series);
+  if (!expandSeries(storedSet(series), { from: slot, until: slot }).starts.length) return null;
+  const [id] = await createOccurrences(ctx, series, [slot], series.endLocal.getTime() - series.startLocal.getTime());
+  publishChange(ctx, { kind: 'EVENT', id: id!, action: 'CREATED' });
+  return id!;
 }
 
 /**

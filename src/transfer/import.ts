@@ -56,6 +56,8 @@ export interface Summary {
   /** Seconds spent waiting for the source (HTTP only). */
   sourceSeconds?: number;
   rate: number;
+  /** iCalendar feeds: what was read other than as written, or left out, and why (UID when known). */
+  repairs?: { uid: string | null; note: string }[];
 }
 
 /** A summary with every count at zero (each import, from a site, a file or a feed, starts from it). */
