@@ -32,7 +32,8 @@ interface PostCommon {
   password: string;
   dateUtc: Stamp | null;
   dateLocal: Stamp;
-  modifiedUtc: Stamp;
+  /** Null: a draft never edited since it was created. */
+  modifiedUtc: Stamp | null;
   modifiedLocal: Stamp;
   imageId: number | null;
 }
@@ -186,7 +187,7 @@ function commonData(r: PostCommon) {
     password: r.password,
     dateUtc: r.dateUtc === null ? null : stampDate(r.dateUtc, 'date_utc'),
     dateLocal: stampDate(r.dateLocal, 'date'),
-    modifiedUtc: stampDate(r.modifiedUtc, 'modified_utc'),
+    modifiedUtc: r.modifiedUtc === null ? null : stampDate(r.modifiedUtc, 'modified_utc'),
     modifiedLocal: stampDate(r.modifiedLocal, 'modified'),
     imageId: r.imageId,
   };

@@ -379,7 +379,7 @@ export type EventGroupByOutputType = {
   password: string
   dateUtc: Date | null
   dateLocal: Date
-  modifiedUtc: Date
+  modifiedUtc: Date | null
   modifiedLocal: Date
   startLocal: Date
   endLocal: Date
@@ -442,7 +442,7 @@ export type EventWhereInput = {
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -493,7 +493,7 @@ export type EventOrderByWithRelationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   startLocal?: Prisma.SortOrder
   endLocal?: Prisma.SortOrder
@@ -547,7 +547,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -598,7 +598,7 @@ export type EventOrderByWithAggregationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   startLocal?: Prisma.SortOrder
   endLocal?: Prisma.SortOrder
@@ -646,7 +646,7 @@ export type EventScalarWhereWithAggregatesInput = {
   password?: Prisma.StringWithAggregatesFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
@@ -684,7 +684,7 @@ export type EventCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -733,7 +733,7 @@ export type EventUncheckedCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -778,7 +778,7 @@ export type EventUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -827,7 +827,7 @@ export type EventUncheckedUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -874,7 +874,7 @@ export type EventCreateManyInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -912,7 +912,7 @@ export type EventUpdateManyMutationInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -950,7 +950,7 @@ export type EventUncheckedUpdateManyInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1468,7 +1468,7 @@ export type EventCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1515,7 +1515,7 @@ export type EventUncheckedCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1576,7 +1576,7 @@ export type EventUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1623,7 +1623,7 @@ export type EventUncheckedUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1668,7 +1668,7 @@ export type EventCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1715,7 +1715,7 @@ export type EventUncheckedCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1791,7 +1791,7 @@ export type EventScalarWhereInput = {
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -1829,7 +1829,7 @@ export type EventCreateWithoutChildrenInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1877,7 +1877,7 @@ export type EventUncheckedCreateWithoutChildrenInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1926,7 +1926,7 @@ export type EventCreateWithoutParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1974,7 +1974,7 @@ export type EventUncheckedCreateWithoutParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2039,7 +2039,7 @@ export type EventUpdateWithoutChildrenInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2087,7 +2087,7 @@ export type EventUncheckedUpdateWithoutChildrenInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2147,7 +2147,7 @@ export type EventCreateWithoutOccurrenceInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2195,7 +2195,7 @@ export type EventUncheckedCreateWithoutOccurrenceInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2244,7 +2244,7 @@ export type EventCreateWithoutSeriesOccurrencesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2292,7 +2292,7 @@ export type EventUncheckedCreateWithoutSeriesOccurrencesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2352,7 +2352,7 @@ export type EventUpdateWithoutOccurrenceInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2400,7 +2400,7 @@ export type EventUncheckedUpdateWithoutOccurrenceInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2455,7 +2455,7 @@ export type EventUpdateWithoutSeriesOccurrencesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2503,7 +2503,7 @@ export type EventUncheckedUpdateWithoutSeriesOccurrencesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2547,7 +2547,7 @@ export type EventCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2595,7 +2595,7 @@ export type EventUncheckedCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2665,7 +2665,7 @@ export type EventCreateWithoutVenuesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2713,7 +2713,7 @@ export type EventUncheckedCreateWithoutVenuesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2773,7 +2773,7 @@ export type EventUpdateWithoutVenuesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2821,7 +2821,7 @@ export type EventUncheckedUpdateWithoutVenuesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2865,7 +2865,7 @@ export type EventCreateWithoutOrganizersInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2913,7 +2913,7 @@ export type EventUncheckedCreateWithoutOrganizersInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2973,7 +2973,7 @@ export type EventUpdateWithoutOrganizersInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3021,7 +3021,7 @@ export type EventUncheckedUpdateWithoutOrganizersInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3065,7 +3065,7 @@ export type EventCreateWithoutCategoriesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3113,7 +3113,7 @@ export type EventUncheckedCreateWithoutCategoriesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3173,7 +3173,7 @@ export type EventUpdateWithoutCategoriesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3221,7 +3221,7 @@ export type EventUncheckedUpdateWithoutCategoriesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3265,7 +3265,7 @@ export type EventCreateWithoutTagsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3313,7 +3313,7 @@ export type EventUncheckedCreateWithoutTagsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3373,7 +3373,7 @@ export type EventUpdateWithoutTagsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3421,7 +3421,7 @@ export type EventUncheckedUpdateWithoutTagsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3466,7 +3466,7 @@ export type EventCreateManyAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3504,7 +3504,7 @@ export type EventUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3551,7 +3551,7 @@ export type EventUncheckedUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3597,7 +3597,7 @@ export type EventUncheckedUpdateManyWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3637,7 +3637,7 @@ export type EventCreateManyParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3674,7 +3674,7 @@ export type EventUpdateWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3722,7 +3722,7 @@ export type EventUncheckedUpdateWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3768,7 +3768,7 @@ export type EventUncheckedUpdateManyWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3807,7 +3807,7 @@ export type EventCreateManyImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3844,7 +3844,7 @@ export type EventUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3892,7 +3892,7 @@ export type EventUncheckedUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3938,7 +3938,7 @@ export type EventUncheckedUpdateManyWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4297,7 +4297,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Publication date as site-local wall time.
      */
     dateLocal: Date
-    modifiedUtc: Date
+    /**
+     * Last modification in UTC; null for a draft never edited since it was created, as WordPress
+     * leaves it ("0000-00-00 00:00:00"; imported so): the REST API shows that, GraphQL `modifiedLocal` in UTC.
+     */
+    modifiedUtc: Date | null
     modifiedLocal: Date
     /**
      * Event-local wall-clock start/end (stored as naive timestamps) ...
