@@ -17,7 +17,7 @@ import { FEED_MAX_EVENTS } from '../../src/web/feeds.ts';
 import type { Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
 import { referenceOccurrences, type Occurrence, type Rules } from '../helpers/ics-reference.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { retried, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const CORPUS = path.join(import.meta.dirname, '..', 'fixtures', 'ics-corpus');
 const FILES = readdirSync(CORPUS, { withFileTypes: true })
@@ -159,19 +159,6 @@ const place = (text: string) =>
     .filter(Boolean)
     .join(', ');
 
-/**
- * A request on a kept-alive connection the server closed while this process was busy importing
- * (server and import run in this process) fails once with `fetch failed`: ask again on a new one.
- */
-async function retried<T>(ask: () => Promise<T>): Promise<T> {
-  try {
-    return await ask();
-  } catch (error) {
-    if ((error as Error).message !== 'fetch failed') throw error;
-    return ask();
-  }
-}
-
 /** The calendar's occurrences starting in the window, as the reference describes them. */
 async function ours(window: { from: Date; to: Date }): Promise<Occurrence[]> {
   const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -284,7 +271,6 @@ describe('cal import --ics on the corpus', { timeout: 300_000 }, () => {
     const fixed = (expectation.fixText ?? []).reduce((t, [from, to]) => t.replace(from, to), text);
     const reference = normalized(referenceOccurrences(fixed, window, 'UTC', expectation.rules));
     const diff = difference(reference, actual);
-    if (process.env.CORPUS_DUMP) (await import('node:fs')).writeFileSync(`${process.env.CORPUS_DUMP}/${file.replace('/', '__')}.json`, JSON.stringify({ diff, reference, actual }, null, 1));
     expect({ missing: startsOf(diff.missing), extra: startsOf(diff.extra) }, JSON.stringify(diff).slice(0, 2000)).toEqual({
       missing: expectation.known?.missing ?? [],
       extra: expectation.known?.extra ?? [],

@@ -16,7 +16,7 @@ import { importFromIcs, type IcsImportOptions } from '../../src/transfer/ics-imp
 import type { Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
 import { main } from '../../src/cli/main.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { retried, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'ics');
 const quiet = createProgress({ write: () => true }, true);
@@ -30,19 +30,6 @@ const importIcs = (opts: IcsImportOptions, timezone?: string) => importFromIcs(c
 const counts = (s: Summary) => s.kinds.events;
 
 const ALL = 'start_date=2026-01-01&end_date=2028-12-31&per_page=50';
-
-/**
- * A request on a kept-alive connection the server closed while this process was busy importing
- * (both servers run in this process) fails once with `fetch failed`: ask again on a new one.
- */
-async function retried<T>(ask: () => Promise<T>): Promise<T> {
-  try {
-    return await ask();
-  } catch (error) {
-    if ((error as Error).message !== 'fetch failed') throw error;
-    return ask();
-  }
-}
 
 /** What a person sees of the events: the REST list, without IDs, links, slugs and dates of writing. */
 async function eventsOf(s: TestServer, query = ALL) {
