@@ -2,12 +2,16 @@ import type { Event, Organizer, Venue } from '../../prisma/generated/client/clie
 import type { Context } from '../../src/services/context.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
 import { isLocked, lockedContent, readableWhere } from '../../src/services/visibility.ts';
+import { dateToWallClock, localToUtc, wallClockToDate } from '../../src/domain/wall-clock.ts';
 import { builder } from '../builder.ts';
 import { PostStatusEnum, wallClock } from './common.ts';
 import { UserRef } from './user.ts';
 
 /** The columns every post table has (the Event, Venue and Organizer models share them). */
 type PostShape = Pick<Event | Venue | Organizer, 'id' | 'authorId' | 'status' | 'slug' | 'content' | 'excerpt' | 'password' | 'dateUtc' | 'dateLocal' | 'modifiedUtc' | 'modifiedLocal'>;
+
+/** The last modification instant; a draft never edited since it was created has its site-local one only. */
+const modifiedInstant = (p: PostShape, ctx: Context) => p.modifiedUtc ?? wallClockToDate(localToUtc(dateToWallClock(p.modifiedLocal), ctx.settings.timezone));
 
 /** Events, venues and organizers as Relay nodes: found by database ID, and only when the caller may read them. */
 export const postNodeOptions = {
@@ -49,7 +53,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
       resolve: (p, _a, ctx: Context) => isLocked(ctx, p),
     }),
     publishedAt: t.expose('dateUtc', { type: 'DateTime', nullable: true, description: 'Publication instant; null for drafts never published.' }),
-    modifiedAt: t.expose('modifiedUtc', { type: 'DateTime', description: 'Last modification instant.' }),
+    modifiedAt: t.field({ type: 'DateTime', description: 'Last modification instant.', resolve: (p, _a, ctx: Context) => modifiedInstant(p, ctx) }),
     publishedDate: t.string({ description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.dateLocal) }),
     publishedDateUtc: t.string({
       nullable: true,
@@ -57,7 +61,13 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
       resolve: (p) => (p.dateUtc ? wallClock(p.dateUtc) : null),
     }),
     modifiedDate: t.string({ description: 'Last modification, site-local `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.modifiedLocal) }),
-    modifiedDateUtc: t.string({ description: 'Last modification, UTC `YYYY-MM-DD HH:MM:SS`.', resolve: (p) => wallClock(p.modifiedUtc) }),
+    modifiedDateUtc: t.string({ description: 'Last modification, UTC `YYYY-MM-DD HH:MM:SS`.', resolve: (p, _a, ctx: Context) => wallClock(modifiedInstant(p, ctx)) }),
+    editedDateUtc: t.string({
+      nullable: true,
+      description:
+        'Last modification, UTC `YYYY-MM-DD HH:MM:SS`; null for a draft never edited since it was created (WordPress shows `0000-00-00 00:00:00`; `modifiedDateUtc` then gives its site-local modification in UTC).',
+      resolve: (p) => (p.modifiedUtc ? wallClock(p.modifiedUtc) : null),
+    }),
     date: t.string({
       description: 'Publication date, site-local `YYYY-MM-DD HH:MM:SS`.',
       deprecationReason: 'Use publishedDate.',
@@ -70,7 +80,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
       resolve: (p) => (p.dateUtc ? wallClock(p.dateUtc) : null),
     }),
     modified: t.string({ deprecationReason: 'Use modifiedDate.', resolve: (p) => wallClock(p.modifiedLocal) }),
-    modifiedUtc: t.string({ deprecationReason: 'Use modifiedDateUtc.', resolve: (p) => wallClock(p.modifiedUtc) }),
+    modifiedUtc: t.string({ deprecationReason: 'Use modifiedDateUtc.', resolve: (p, _a, ctx: Context) => wallClock(modifiedInstant(p, ctx)) }),
   }),
 });
 

@@ -1,5 +1,5 @@
 /**
- * Recurring series in GraphQL (issue 13): `Event.recurrence`, `Event.series`, `Event.occurrences`,
+ * Recurring series in GraphQL: `Event.recurrence`, `Event.series`, `Event.occurrences`,
  * `Event.occurrenceOverridden`, and `cancelOccurrence`. Rules live in src/services/recurrence.ts.
  */
 import { queryFromInfo } from '@pothos/plugin-prisma';
@@ -15,25 +15,26 @@ import { globalId, recordId } from '../ids.ts';
 import { EventRef } from './event.ts';
 
 interface SeriesFields {
-  recurrenceRule: string | null;
+  recurrenceRules: string[];
   recurrenceStart: Date | null;
   recurrenceRdates: Date[];
   recurrenceExdates: Date[];
   timezone: string;
 }
-const SERIES_SELECT = { recurrenceRule: true, recurrenceStart: true, recurrenceRdates: true, recurrenceExdates: true, timezone: true } as const;
+const SERIES_SELECT = { recurrenceRules: true, recurrenceStart: true, recurrenceRdates: true, recurrenceExdates: true, timezone: true } as const;
 
-type SeriesRule = SeriesFields & { recurrenceRule: string; recurrenceStart: Date };
-const hasRule = (s: SeriesFields | null): s is SeriesRule => Boolean(s?.recurrenceRule && s.recurrenceStart);
+type Series = SeriesFields & { recurrenceStart: Date };
+const isSeries = (s: SeriesFields | null): s is Series => Boolean(s?.recurrenceStart);
 
-const RecurrenceRef = builder.objectRef<SeriesRule>('Recurrence').implement({
-  description: 'The rule of a recurring series (RFC 5545), in the series time zone.',
+const RecurrenceRef = builder.objectRef<Series>('Recurrence').implement({
+  description: 'The recurrence of a series (RFC 5545): its rules, extra and excluded dates, in the series time zone.',
   fields: (t) => ({
-    rule: t.string({ description: 'RRULE text (no DTSTART).', resolve: (s) => s.recurrenceRule }),
+    rule: t.string({ description: 'RRULE text (no DTSTART): the first of `rules`; empty for a series of RDATEs only.', resolve: (s) => s.recurrenceRules[0] ?? '' }),
+    rules: t.stringList({ description: 'Every RRULE of the series (their union; RFC 5545 allows several); empty for a series of RDATEs only.', resolve: (s) => s.recurrenceRules }),
     text: t.string({
-      description: `The rule in words, e.g. "every week on Tuesday until June 30, 2027" (English), "chaque semaine le mardi jusqu'au 30 juin 2027" (fr).`,
+      description: `The rules in words, e.g. "every week on Tuesday until June 30, 2027" (English), "chaque semaine le mardi jusqu'au 30 juin 2027" (fr); several rules joined by "; ", empty for RDATEs only.`,
       args: { lang: t.arg.string({ description: `Language: ${RULE_TEXT_LANGS.join(', ')} (the REST languages); default and anything else: en.` }) },
-      resolve: (s, args) => ruleTextIn(parseSeriesRule(s.recurrenceRule, s.timezone).options, s.recurrenceStart, args.lang),
+      resolve: (s, args) => s.recurrenceRules.map((rule) => ruleTextIn(parseSeriesRule(rule, s.timezone).options, s.recurrenceStart, args.lang)).join('; '),
     }),
     start: t.string({ description: 'DTSTART, event-local wall clock.', resolve: (s) => dateToWallClock(s.recurrenceStart) }),
     exdates: t.stringList({ description: 'Excluded occurrences, event-local wall clocks.', resolve: (s) => s.recurrenceExdates.map(dateToWallClock) }),
@@ -42,7 +43,7 @@ const RecurrenceRef = builder.objectRef<SeriesRule>('Recurrence').implement({
 });
 
 type WithOccurrence = SeriesFields & { id: number; occurrence: { seriesId: number; overridden: boolean; series: SeriesFields } | null };
-const seriesOf = (e: WithOccurrence): SeriesFields | null => (e.recurrenceRule ? e : (e.occurrence?.series ?? null));
+const seriesOf = (e: WithOccurrence): SeriesFields | null => (e.recurrenceStart ? e : (e.occurrence?.series ?? null));
 
 builder.prismaObjectFields(EventRef, (t) => ({
   recurrence: t.field({
@@ -52,7 +53,7 @@ builder.prismaObjectFields(EventRef, (t) => ({
     select: { ...SERIES_SELECT, occurrence: { select: { seriesId: true, overridden: true, series: { select: SERIES_SELECT } } } },
     resolve: (e) => {
       const s = seriesOf(e);
-      return hasRule(s) ? s : null;
+      return isSeries(s) ? s : null;
     },
   }),
   series: t.field({
@@ -73,11 +74,11 @@ builder.prismaObjectFields(EventRef, (t) => ({
     type: [EventRef],
     description: 'On a series: its other occurrences edited on their own (scope THIS) that the caller may read, in RECURRENCE-ID order; empty for anything else.',
     select: (_args, _ctx, nested) => ({
-      recurrenceRule: true,
+      recurrenceStart: true,
       seriesOccurrences: { where: { overridden: true }, orderBy: { recurrenceLocal: 'asc' }, select: { eventId: true, event: nested(true) } },
     }),
     resolve: (e, _args, ctx) =>
-      e.recurrenceRule ? e.seriesOccurrences.filter((o) => o.eventId !== e.id && viewerCanRead(ctx, o.event)).map((o) => o.event) : [],
+      e.recurrenceStart ? e.seriesOccurrences.filter((o) => o.eventId !== e.id && viewerCanRead(ctx, o.event)).map((o) => o.event) : [],
   }),
   occurrenceOverridden: t.boolean({
     description: 'An occurrence edited on its own (scope THIS); false for anything else.',

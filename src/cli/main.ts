@@ -234,6 +234,7 @@ function printSummary(summary: Summary, v: Values, io: Io) {
   io.out(`images: ${summary.images.imported} imported, ${summary.images.failed} failed${summary.pruned ? `; pruned: ${summary.pruned}` : ''}`);
   io.out(`authors: ${Object.entries(summary.authors).map(([from, to]) => `${from === '*' ? 'others' : `#${from}`} → ${to}`).join(', ')}`);
   io.out(`${summary.seconds} s, ${summary.rate} records/s${v['dry-run'] ? ' (dry run: nothing written)' : ''}`);
+  for (const r of summary.repairs ?? []) io.out(`repaired: ${r.uid ? `UID ${r.uid}: ` : ''}${r.note}`);
   for (const f of summary.failures) io.out(`failed: ${f.kind} ${f.id ?? ''}: ${f.reason}`);
 }
 

@@ -107,16 +107,15 @@ function createChangeBus(target: Transport, channel: string, transport: ChangeTr
   const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target });
   const hooks = listenerSet();
   const listeners = listenerSet();
-  // One subscription to the channel for the life of the bus, started now (a Repeater starts on its
-  // first `next()`): every change received is checked, then handed to this process's listeners.
-  const received = pubsub.subscribe(channel);
-  const pump = async (first: Promise<IteratorResult<unknown>>) => {
-    for (let next = await first; !next.done; next = await received.next()) {
-      const change = parseChange(next.value);
-      if (change) listeners.emit(change);
-    }
+  // One listener on the channel for the life of the bus: every change received is checked, then
+  // handed to this process's listeners. Straight from the transport, not through a subscription's
+  // Repeater, which holds at most 1,024 undelivered values: the write of a long recurring series
+  // publishes more changes than that at once.
+  const deliver = (event: Event) => {
+    const change = parseChange((event as ChangeEvent).detail);
+    if (change) listeners.emit(change);
   };
-  void pump(received.next());
+  target.addEventListener(channel, deliver);
   return {
     publish: (change) => {
       hooks.emit(change);
@@ -126,7 +125,7 @@ function createChangeBus(target: Transport, channel: string, transport: ChangeTr
     onChange: (listener) => listeners.add(listener),
     transport,
     close: async () => {
-      await received.return();
+      target.removeEventListener(channel, deliver);
       await closeTransport();
     },
   };

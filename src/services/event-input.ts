@@ -42,9 +42,13 @@ export interface EventInput {
   recurrence?: RecurrenceInput | null;
 }
 
-/** A recurrence rule with its exception and extra dates (src/services/recurrence.ts). */
+/**
+ * A recurrence: its RRULE (or several: their union; none for a series of RDATEs only) with its
+ * exception and extra dates (src/services/recurrence.ts).
+ */
 export interface RecurrenceInput {
-  rule: string;
+  rule?: string | null;
+  rules?: string[] | null;
   exdates?: string[] | null;
   rdates?: string[] | null;
 }

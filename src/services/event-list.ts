@@ -156,7 +156,7 @@ function onePerSeries(and: Prisma.EventWhereInput[]): Prisma.EventWhereInput {
   return {
     OR: [
       { AND: [...and, { occurrence: { is: null } }] },
-      { AND: [status, listed, { recurrenceRule: { not: null } }, { seriesOccurrences: { some: { event: { AND: and } } } }] },
+      { AND: [status, listed, { recurrenceStart: { not: null } }, { seriesOccurrences: { some: { event: { AND: and } } } }] },
     ],
   };
 }

@@ -50,7 +50,8 @@ function validateInput(input: EventInput, creating: boolean) {
     }
   }
   nonEmpty(input.title, 'title', MAX_TITLE);
-  nonEmpty(input.description, 'description');
+  // An empty description clears it (an imported occurrence edited to have none); the REST API
+  // refuses `""` in its own argument check, as the plugin does.
   nonEmpty(input.excerpt, 'excerpt');
   nonEmpty(input.slug, 'slug', 200);
   if (input.status !== undefined && input.status !== null && !ALL_STATUSES.includes(input.status as Status)) {

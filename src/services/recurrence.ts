@@ -1,7 +1,7 @@
 /**
  * Recurring series (issue 13): storing a series' rule and materializing its occurrences.
  *
- * Model. The series is an Event row carrying the rule (`recurrenceRule`, `recurrenceStart` =
+ * Model. The series is an Event row carrying the rules (`recurrenceRules`, `recurrenceStart` =
  * DTSTART, RDATE/EXDATE lists) and is also its own first occurrence. Every further occurrence is an
  * Event row of its own, as the plugin's Pro edition does: its own post ID (the shared post space,
  * `insertPost`'s allocator), a copy of the series' fields and links, its own dates, `parentId` = the
@@ -14,13 +14,16 @@
  * default 730) after now (or after the series' start when it starts later); `materializedUntil`
  * records how far. Writes re-materialize the series; `extendHorizons` (run periodically by the
  * server) tops up series whose horizon falls more than a day behind. A finite series materialized
- * to its end gets `materializedUntil` = 9999-12-31 and is never looked at again.
+ * to its end gets `materializedUntil` = 9999-12-31 and is never looked at again. A series is bounded,
+ * never refused, for its size: at most MAX_OCCURRENCES_PER_SERIES from now on (a denser series'
+ * horizon ends at the last one) and as many before now (`materializedFrom`: an open-ended daily rule
+ * that began years ago keeps its recent past, not all of it).
  */
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
 import type { EventInput, RecurrenceInput } from './event-input.ts';
 import { ValidationError } from '../domain/errors.ts';
-import { expandSeries, parseSeriesDate, parseSeriesRule, type SeriesRule } from '../domain/recurrence.ts';
+import { expandSeries, materializationStart, parseSeriesDate, parseSeriesRule, splitRules, type SeriesSet } from '../domain/recurrence.ts';
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from '../domain/wall-clock.ts';
 import { requireEditable } from './authz.ts';
 import { publishChange, type Change } from './changes.ts';
@@ -32,41 +35,59 @@ const DAY = 86_400_000;
 const FOREVER = wallClockToDate('9999-12-31 00:00:00');
 
 /** A series definition checked against its start: what `createEvent`/`updateEvent` store. */
-export interface PreparedSeries {
-  rule: SeriesRule;
-  anchor: Date;
-  rdates: Date[];
-  exdates: Date[];
+export interface PreparedSeries extends SeriesSet {
+  /** Where its materialized occurrences begin (DTSTART unless it began long ago). */
+  from: Date;
   /** The first occurrence (the series row's own start). */
   first: Date;
 }
 
-const horizonDays = (ctx: Context) => ctx.settings.recurrenceHorizonDays ?? DEFAULT_HORIZON_DAYS;
+/** How many days ahead series are materialized (CAL_RECURRENCE_HORIZON_DAYS). */
+export const horizonDays = (ctx: Context) => ctx.settings.recurrenceHorizonDays ?? DEFAULT_HORIZON_DAYS;
 
 /** The local wall clock up to which a series starting at `anchor` is materialized now. */
 function horizonEnd(ctx: Context, anchor: Date, timezone: string): Date {
-  const nowLocal = wallClockToDate(utcToLocal(ctx.now, timezone));
-  return new Date(Math.max(nowLocal.getTime(), anchor.getTime()) + horizonDays(ctx) * DAY);
+  return new Date(Math.max(nowLocal(ctx, timezone).getTime(), anchor.getTime()) + horizonDays(ctx) * DAY);
 }
+
+const nowLocal = (ctx: Context, timezone: string) => wallClockToDate(utcToLocal(ctx.now, timezone));
 
 const toUtc = (local: Date, timezone: string) => wallClockToDate(localToUtc(dateToWallClock(local), timezone));
 
+/** The rule texts of a recurrence input: `rule` and `rules`, in that order, without repeats. */
+export const inputRules = (input: RecurrenceInput) => [...new Set([...(input.rule ? [input.rule] : []), ...(input.rules ?? [])])];
+
+/** The recurrence set a stored series row describes. */
+function storedSet(series: { recurrenceRules: string[]; recurrenceStart: Date | null; recurrenceRdates: Date[]; recurrenceExdates: Date[]; timezone: string }, exdates = series.recurrenceExdates): SeriesSet {
+  return {
+    rules: series.recurrenceRules.map((r) => parseSeriesRule(r, series.timezone)),
+    anchor: series.recurrenceStart!,
+    rdates: series.recurrenceRdates,
+    exdates,
+  };
+}
+
+/** The window a series is materialized in now: [from (null: its first date), horizon], at most the cap from now on. */
+function windowOf(ctx: Context, from: Date | null, anchor: Date, timezone: string) {
+  return { from, until: horizonEnd(ctx, anchor, timezone), capFrom: nowLocal(ctx, timezone) };
+}
+
 /**
- * Checks a recurrence against the event's start (event-local floating Date) and zone: the rule,
- * the dates, and that it yields at least one and at most the capped number of occurrences.
+ * Checks a recurrence against the event's start (event-local floating Date) and zone: the rules,
+ * the dates, and that it yields at least one occurrence.
  */
 export function prepareSeries(ctx: Context, input: RecurrenceInput, anchor: Date, timezone: string): PreparedSeries {
-  const rule = parseSeriesRule(input.rule, timezone);
+  const texts = inputRules(input);
+  if (!texts.length && !input.rdates?.length) throw new ValidationError('The recurrence needs a rule or extra dates (RDATE).', 'recurrence.rule', 'EMPTY');
+  const rules = texts.map((text) => parseSeriesRule(text, timezone));
   const time = dateToWallClock(anchor).slice(11);
   const dates = (list: string[] | null | undefined, field: string) => (list ?? []).map((d) => parseSeriesDate(d, time, field));
-  const rdates = dates(input.rdates, 'recurrence.rdates');
-  const exdates = dates(input.exdates, 'recurrence.exdates');
-  // A finite rule (COUNT/UNTIL) is bounded as a whole (the cap applies to all of it), an infinite one within the horizon.
-  const finite = rule.options.count !== undefined || rule.options.until !== undefined;
-  const { starts } = expandSeries(rule, anchor, rdates, exdates, finite ? FOREVER : horizonEnd(ctx, anchor, timezone));
+  const set = { rules, anchor, rdates: dates(input.rdates, 'recurrence.rdates'), exdates: dates(input.exdates, 'recurrence.exdates') };
+  const from = materializationStart(set, nowLocal(ctx, timezone));
+  const { starts } = expandSeries(set, windowOf(ctx, from, anchor, timezone));
   const [first] = starts;
   if (!first) throw new ValidationError('The recurrence yields no occurrence.', 'recurrence.rule', 'EMPTY_SERIES');
-  return { rule, anchor, rdates, exdates, first };
+  return { ...set, from, first };
 }
 
 /** The series columns of a prepared series, and the row's own dates moved to its first occurrence. */
@@ -75,16 +96,22 @@ export function seriesData(series: PreparedSeries, dates: { startLocal: Date; en
   const startLocal = series.first;
   const endLocal = new Date(startLocal.getTime() + duration);
   return {
-    recurrenceRule: series.rule.rule,
-    recurrenceStart: series.anchor,
-    recurrenceRdates: series.rdates,
-    recurrenceExdates: series.exdates,
+    ...seriesColumns(series),
     startLocal,
     endLocal,
     startUtc: toUtc(startLocal, dates.timezone),
     endUtc: toUtc(endLocal, dates.timezone),
   };
 }
+
+/** The stored form of a prepared series' rules and dates. */
+const seriesColumns = (series: PreparedSeries) => ({
+  recurrenceRules: series.rules.map((r) => r.rule),
+  recurrenceStart: series.anchor,
+  recurrenceRdates: [...series.rdates],
+  recurrenceExdates: [...series.exdates],
+  materializedFrom: series.from,
+});
 
 /** Columns an occurrence copies from its series (everything but identity, dates and the rule). */
 const NOT_COPIED = new Set([
@@ -95,11 +122,12 @@ const NOT_COPIED = new Set([
   'endLocal',
   'startUtc',
   'endUtc',
-  'recurrenceRule',
+  'recurrenceRules',
   'recurrenceStart',
   'recurrenceRdates',
   'recurrenceExdates',
   'materializedUntil',
+  'materializedFrom',
   'trashedFromStatus',
 ]);
 
@@ -118,10 +146,9 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
     where: { id: seriesId },
     include: { venues: true, organizers: true, categories: true, tags: true },
   });
-  if (!series?.recurrenceRule || !series.recurrenceStart) return 0;
-  const rule = parseSeriesRule(series.recurrenceRule, series.timezone);
-  const until = horizonEnd(ctx, series.recurrenceStart, series.timezone);
-  const { starts, more } = expandSeries(rule, series.recurrenceStart, series.recurrenceRdates, series.recurrenceExdates, until);
+  if (!series?.recurrenceStart) return 0;
+  // A series bounded by the cap is materialized up to its last occurrence kept (`until`).
+  const { starts, more, until } = expandSeries(storedSet(series), windowOf(ctx, series.materializedFrom, series.recurrenceStart, series.timezone));
   const duration = series.endLocal.getTime() - series.startLocal.getTime();
   const existing = await ctx.prisma.eventOccurrence.findMany({
     where: { seriesId },
@@ -132,9 +159,13 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
   const wanted = new Map(starts.map((d) => [d.getTime(), d]));
   const byKey = new Map(existing.map((o) => [o.recurrenceLocal.getTime(), o]));
 
-  // The series row is the first occurrence: it follows the first start the rule gives.
+  // The series row is the first occurrence: it follows the first start the rule gives that no
+  // other occurrence holds as an override (an edited first occurrence is an event of its own).
   const own = existing.find((o) => o.eventId === seriesId);
-  const first = starts[0];
+  const first = starts.find((d) => {
+    const holder = byKey.get(d.getTime());
+    return !holder || holder.eventId === seriesId || !holder.overridden;
+  });
   if (first && (!own || own.recurrenceLocal.getTime() !== first.getTime())) {
     const holder = byKey.get(first.getTime());
     if (holder && holder.eventId !== seriesId) {
@@ -162,7 +193,8 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
     changes.push({ kind: 'EVENT', id: o.eventId, action: 'UPDATED', before: o.event });
   }
 
-  const gone = [...byKey.values()].filter((o) => o.eventId !== seriesId && !wanted.has(o.recurrenceLocal.getTime()));
+  // An override past the horizon (made by occurrenceAt) stays: the horizon reaches it later.
+  const gone = [...byKey.values()].filter((o) => o.eventId !== seriesId && !wanted.has(o.recurrenceLocal.getTime()) && !(o.overridden && o.recurrenceLocal > until));
   if (gone.length) await ctx.prisma.post.deleteMany({ where: { id: { in: gone.map((o) => o.eventId) } } });
   for (const o of gone) changes.push({ kind: 'EVENT', id: o.eventId, action: 'DELETED', before: o.event });
 
@@ -262,8 +294,7 @@ async function editableOccurrence(ctx: Context, id: number) {
 export async function cancelOccurrence(ctx: Context, id: number): Promise<number> {
   const { series, recurrenceLocal } = await editableOccurrence(ctx, id);
   const exdates = [...series.recurrenceExdates, recurrenceLocal];
-  const rule = parseSeriesRule(series.recurrenceRule!, series.timezone);
-  const left = expandSeries(rule, series.recurrenceStart!, series.recurrenceRdates, exdates, horizonEnd(ctx, series.recurrenceStart!, series.timezone));
+  const left = expandSeries(storedSet(series, exdates), windowOf(ctx, series.materializedFrom, series.recurrenceStart!, series.timezone));
   if (!left.starts.length && !left.more) {
     throw new ValidationError('This is the last occurrence of the series: delete the series instead.', 'id', 'EMPTY_SERIES');
   }
@@ -271,6 +302,53 @@ export async function cancelOccurrence(ctx: Context, id: number): Promise<number
   await materializeSeries(ctx, series.id);
   publishChange(ctx, { kind: 'EVENT', id: series.id, action: 'UPDATED', before: series });
   return series.id;
+}
+
+/**
+ * The occurrence of a series at the RECURRENCE-ID `slot` (event-local wall clock); one the set
+ * gives past the materialized horizon (an imported override far ahead) is made now. Null when the
+ * set does not give it, or gives it before the occurrences the series keeps (`materializedFrom`).
+ */
+export async function occurrenceAt(ctx: Context, seriesId: number, slot: Date): Promise<number | null> {
+  const found = await ctx.prisma.eventOccurrence.findFirst({ where: { seriesId, recurrenceLocal: slot }, select: { eventId: true } });
+  if (found) return found.eventId;
+  const series: SeriesRow | null = await ctx.prisma.event.findUnique({
+    where: { id: seriesId },
+    include: { venues: true, organizers: true, categories: true, tags: true },
+  });
+  if (!series?.recurrenceStart || !series.materializedUntil || slot <= series.materializedUntil) return null;
+  requireEditable(ctx, series);
+  if (!expandSeries(storedSet(series), { from: slot, until: slot }).starts.length) return null;
+  const [id] = await createOccurrences(ctx, series, [slot], series.endLocal.getTime() - series.startLocal.getTime());
+  publishChange(ctx, { kind: 'EVENT', id: id!, action: 'CREATED' });
+  return id!;
+}
+
+/**
+ * The series row holds its first occurrence; to edit that occurrence on its own (an imported
+ * override of DTSTART), it becomes an event of its own — a copy of the series row, marked as an
+ * override — and the series row, which keeps the series' own fields for the occurrences still to
+ * be made, moves to the next occurrence. Returns the event now holding the first occurrence: the
+ * series row itself when it is the only occurrence (it then takes the edit, as before).
+ */
+export async function detachFirstOccurrence(ctx: Context, seriesId: number): Promise<number> {
+  const series: SeriesRow = await ctx.prisma.event.findUniqueOrThrow({
+    where: { id: seriesId },
+    include: { venues: true, organizers: true, categories: true, tags: true },
+  });
+  requireEditable(ctx, series);
+  const own = await ctx.prisma.eventOccurrence.findUnique({ where: { eventId: seriesId } });
+  if (!own || !series.recurrenceStart) return seriesId;
+  const held = await ctx.prisma.eventOccurrence.findMany({ where: { seriesId, overridden: true }, select: { recurrenceLocal: true } });
+  const taken = new Set(held.map((o) => o.recurrenceLocal.getTime()));
+  const { starts } = expandSeries(storedSet(series), windowOf(ctx, series.materializedFrom, series.recurrenceStart, series.timezone));
+  if (!starts.some((d) => d.getTime() !== own.recurrenceLocal.getTime() && !taken.has(d.getTime()))) return seriesId;
+  await ctx.prisma.eventOccurrence.delete({ where: { eventId: seriesId } });
+  const [id] = await createOccurrences(ctx, series, [own.recurrenceLocal], series.endLocal.getTime() - series.startLocal.getTime());
+  await ctx.prisma.eventOccurrence.update({ where: { eventId: id! }, data: { overridden: true } });
+  await materializeSeries(ctx, seriesId);
+  publishChange(ctx, { kind: 'EVENT', id: id!, action: 'CREATED' });
+  return id!;
 }
 
 export type RecurrenceScope = 'THIS' | 'THIS_AND_FOLLOWING' | 'ALL';
@@ -335,7 +413,7 @@ async function updateAll(ctx: Context, seriesId: number, input: EventInput, writ
   const series = prepareSeries(
     ctx,
     recurrence ?? {
-      rule: before.recurrenceRule!,
+      rules: before.recurrenceRules,
       exdates: wallList(shift(before.recurrenceExdates, delta)),
       rdates: wallList(shift(before.recurrenceRdates, delta)),
     },
@@ -349,7 +427,7 @@ async function updateAll(ctx: Context, seriesId: number, input: EventInput, writ
   }
   await ctx.prisma.event.update({
     where: { id: seriesId },
-    data: { recurrenceRule: series.rule.rule, recurrenceStart: series.anchor, recurrenceRdates: series.rdates, recurrenceExdates: series.exdates },
+    data: seriesColumns(series),
   });
   await ctx.prisma.eventOccurrence.update({ where: { eventId: seriesId }, data: { overridden: false } });
   const copied = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -360,22 +438,12 @@ async function updateAll(ctx: Context, seriesId: number, input: EventInput, writ
   await materializeSeries(ctx, seriesId);
 }
 
-/** RRULE text without its COUNT/UNTIL parts. */
-const unbounded = (rule: string) =>
-  rule
-    .split(';')
-    .filter((p) => !/^(COUNT|UNTIL)=/.test(p))
-    .join(';');
-
 /** Splits a series before the occurrence `id` (RECURRENCE-ID `cut`): that occurrence heads a new series of the following ones. */
 async function splitSeries(ctx: Context, series: Prisma.EventGetPayload<object>, id: number, cut: Date) {
-  const rule = parseSeriesRule(series.recurrenceRule!, series.timezone);
-  const beforeCut = new Date(cut.getTime() - 1000);
-  const untilUtc = localToUtc(dateToWallClock(beforeCut), series.timezone).replace(/[-: ]/g, (c) => (c === ' ' ? 'T' : ''));
-  // COUNT counts from DTSTART: the new series gets what the old one had left.
-  const used = expandSeries(rule, series.recurrenceStart!, [], [], beforeCut).starts.length;
-  const count = rule.options.count;
-  const newRule = unbounded(rule.rule) + (count ? `;COUNT=${Math.max(1, count - used)}` : rule.options.until ? `;UNTIL=${/UNTIL=([^;]+)/.exec(rule.rule)![1]}` : '');
+  const set = storedSet(series);
+  const rules = splitRules(set.rules, set.anchor, cut, series.timezone);
+  // A rule whose phase the cut does not keep: its occurrences from the cut on, as dates.
+  const { starts } = rules.after ? { starts: [] } : expandSeries({ ...set, exdates: [] }, { from: cut, until: horizonEnd(ctx, cut, series.timezone) });
   const after = (dates: Date[]) => dates.filter((d) => d >= cut);
   const beforeList = (dates: Date[]) => dates.filter((d) => d < cut);
   const moved = await ctx.prisma.eventOccurrence.findMany({ where: { seriesId: series.id, recurrenceLocal: { gte: cut } }, select: { eventId: true } });
@@ -386,16 +454,17 @@ async function splitSeries(ctx: Context, series: Prisma.EventGetPayload<object>,
     where: { id },
     data: {
       parentId: null,
-      recurrenceRule: newRule,
+      recurrenceRules: rules.after ?? [],
       recurrenceStart: cut,
+      materializedFrom: null,
       recurrenceExdates: after(series.recurrenceExdates),
-      recurrenceRdates: after(series.recurrenceRdates),
+      recurrenceRdates: rules.after ? after(series.recurrenceRdates) : starts.filter((d) => d > cut),
     },
   });
   await ctx.prisma.event.update({
     where: { id: series.id },
     data: {
-      recurrenceRule: `${unbounded(rule.rule)};UNTIL=${untilUtc}Z`,
+      recurrenceRules: rules.before,
       recurrenceExdates: beforeList(series.recurrenceExdates),
       recurrenceRdates: beforeList(series.recurrenceRdates),
     },

@@ -11,8 +11,9 @@ import { dateToWallClock, wallClockToDate } from '../domain/wall-clock.ts';
 import type { EventInput } from '../services/event-input.ts';
 import { createEvent, trashEvent, updateEvent } from '../services/events.ts';
 import { createLinkedPost, reusableLinkedPost, type LinkedKind, type LinkedPostInput } from '../services/linked-posts.ts';
+import { detachFirstOccurrence, horizonDays, occurrenceAt } from '../services/recurrence.ts';
 import { emptySummary, KINDS, type Summary } from './import.ts';
-import { feedKey, loadFeedText, parseFeed, type IcsEntry, type IcsFields } from './ics-source.ts';
+import { feedKey, IcsFeedError, loadFeedText, parseFeed, type IcsEntry, type IcsFields, type IcsOrganizer, type IcsVenue } from './ics-source.ts';
 import type { Progress } from './progress.ts';
 import type { SourceOptions } from './source.ts';
 
@@ -57,7 +58,14 @@ export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progre
     password: opts.password,
     onRetry: (url, reason, ms) => progress.note(`retrying ${url} (${reason}) in ${Math.round(ms)} ms`),
   });
-  const feed = parseFeed(text, ctx.settings.timezone);
+  const feed = parseFeed(text, { timezone: ctx.settings.timezone, until: new Date(ctx.now.getTime() + horizonDays(ctx) * 86_400_000) });
+  summary.repairs = feed.repairs;
+  // A feed of which nothing can be read stops here, before anything is written or pruned.
+  if (!feed.entries.length && feed.failures.length) {
+    const [first] = feed.failures;
+    const n = feed.failures.length;
+    throw new IcsFeedError(`no event could be read: ${n === 1 ? 'its VEVENT was' : `its ${n} VEVENTs were`} refused (${first!.uid ? `UID ${first!.uid}: ` : ''}${first!.reason})`);
+  }
 
   const author = opts.author
     ? await ctx.prisma.user.findUnique({ where: { login: opts.author }, select: { id: true, login: true, role: true } })
@@ -110,7 +118,8 @@ export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progre
 
   const fieldsInput = (f: IcsFields): EventInput => ({
     title: f.title,
-    description: f.description.trim() ? f.description : undefined,
+    // Empty clears: an override without DESCRIPTION has none (RFC 5545: it replaces the occurrence).
+    description: f.description.trim() ? f.description : '',
     startDate: f.startDate,
     endDate: f.endDate,
     allDay: f.allDay,
@@ -118,15 +127,16 @@ export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progre
     website: f.website,
     status: f.status,
   });
+  const linksInput = async (l: { venue: IcsVenue | null; organizer: IcsOrganizer | null }): Promise<EventInput> => ({
+    venues: l.venue ? [{ id: await linked('VENUE', { name: l.venue.name, address: l.venue.address || undefined, latitude: l.venue.latitude, longitude: l.venue.longitude }) }] : [],
+    organizers: l.organizer ? [{ id: await linked('ORGANIZER', { name: l.organizer.name, email: l.organizer.email || undefined }) }] : [],
+  });
 
   const write = async (entry: IcsEntry, localId: number | null): Promise<{ id: number; complete: boolean }> => {
     const input: EventInput = {
       ...fieldsInput(entry.fields),
       categories: [...entry.categories, ...(opts.category ? [opts.category] : [])],
-      venues: entry.venue
-        ? [{ id: await linked('VENUE', { name: entry.venue.name, address: entry.venue.address || undefined, latitude: entry.venue.latitude, longitude: entry.venue.longitude }) }]
-        : [],
-      organizers: entry.organizer ? [{ id: await linked('ORGANIZER', { name: entry.organizer.name, email: entry.organizer.email || undefined }) }] : [],
+      ...(await linksInput(entry)),
       recurrence: entry.recurrence,
     };
     let id: number;
@@ -148,15 +158,24 @@ export async function importFromIcs(ctx: Context, opts: IcsImportOptions, progre
     }
     let complete = true;
     if (entry.overrides.length) {
-      const series = await as.prisma.event.findUniqueOrThrow({ where: { id }, select: { recurrenceStart: true } });
+      const series = await as.prisma.event.findUniqueOrThrow({ where: { id }, select: { recurrenceStart: true, materializedFrom: true } });
       const time = series.recurrenceStart ? dateToWallClock(series.recurrenceStart).slice(11) : '00:00:00';
       for (const o of entry.overrides) {
         try {
           const slot = wallClockToDate(o.recurrenceId.length === 10 ? `${o.recurrenceId} ${time}` : o.recurrenceId);
-          const occurrence = await as.prisma.eventOccurrence.findFirst({ where: { seriesId: id, recurrenceLocal: slot }, select: { eventId: true } });
-          if (!occurrence) throw new Error(`RECURRENCE-ID ${o.recurrenceId} is no occurrence of the series`);
+          const occurrence = await occurrenceAt(as, id, slot);
+          if (occurrence === null) {
+            if (series.materializedFrom && slot < series.materializedFrom) {
+              summary.repairs!.push({ uid: entry.uid, note: `the override of ${o.recurrenceId} is older than the occurrences the series keeps: skipped` });
+              continue;
+            }
+            throw new Error(`RECURRENCE-ID ${o.recurrenceId} is no occurrence of the series`);
+          }
+          // The series row holds the first occurrence and the series' own fields: an edit of that
+          // occurrence goes to an event of its own.
+          const target = occurrence === id ? await detachFirstOccurrence(as, id) : occurrence;
           const { timezone: _zone, ...fields } = fieldsInput(o.fields);
-          await updateEvent(as, { id: occurrence.eventId }, fields, 'THIS');
+          await updateEvent(as, { id: target }, { ...fields, ...(await linksInput(o)) }, 'THIS');
         } catch (error) {
           // The event stays; its next run tries again (its digest is not stored).
           complete = false;

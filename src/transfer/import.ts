@@ -9,7 +9,6 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../services/context.ts';
 import { transactionScoped } from '../db/transactions.ts';
-import { offsetLabel, resolveTimezone } from '../domain/timezone.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
 import { deleteTerm } from '../services/terms.ts';
@@ -56,6 +55,8 @@ export interface Summary {
   /** Seconds spent waiting for the source (HTTP only). */
   sourceSeconds?: number;
   rate: number;
+  /** iCalendar feeds: what was read other than as written, or left out, and why (UID when known). */
+  repairs?: { uid: string | null; note: string }[];
 }
 
 /** A summary with every count at zero (each import, from a site, a file or a feed, starts from it). */
@@ -417,7 +418,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
   await imp.init();
   const authed = opts.login !== undefined;
   await mapUsers(ctx, source, imp);
-  const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition, zone: await sourceZone(source, ctx.settings.timezone) };
+  const site = { symbol: ctx.settings.currencySymbol, position: ctx.settings.currencyPosition };
 
   const collect = async <T>(kind: Kind, path: string, params: Record<string, string | number>, map: (o: Record<string, unknown>) => Mapped<T>, each?: (page: Mapped<T>[]) => Promise<void>) => {
     const all: Mapped<T>[] = [];
@@ -451,11 +452,16 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
     }
     return page.map((m) => ({ m }));
   };
+  const passwords = authed && source.isTec ? await postPasswords(source) : new Map<number, string>();
+  const locked = <R extends { password: string }>(m: Mapped<R>): Mapped<R> => {
+    const password = passwords.get(m.sourceId);
+    return password ? { ...m, record: { ...m.record, password } } : m;
+  };
   for (const kind of ['venues', 'organizers'] as const) {
-    await collect(kind, `/${kind}`, statusParam, (o): Mapped<VenueRecord | OrganizerRecord> => (kind === 'venues' ? mapVenue(o, site.zone) : mapOrganizer(o, site.zone)), (page) => imp.posts(kind, listed(page)));
+    await collect(kind, `/${kind}`, statusParam, (o): Mapped<VenueRecord | OrganizerRecord> => (kind === 'venues' ? locked(mapVenue(o)) : locked(mapOrganizer(o))), (page) => imp.posts(kind, listed(page)));
   }
   const eventParams = { ...statusParam, start_date: '1900-01-01 00:00:00', end_date: '2999-12-31 23:59:59' };
-  await collect('events', '/events', eventParams, (o) => mapEvent(o, site), (page) => imp.posts('events', listed(page)));
+  await collect('events', '/events', eventParams, (o) => locked(mapEvent(o, site)), (page) => imp.posts('events', listed(page)));
   // Events hidden from listings appear in no list: probe the IDs between the ones seen, as many
   // at once as pages are fetched.
   const max = Math.max(0, ...postIds);
@@ -470,7 +476,7 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
       const res = await source.get(source.url(`/events/${id}`, authed ? { context: 'edit' } : {}));
       if (res.status !== 200) continue;
       try {
-        hidden.push({ m: mapEvent(res.body as Record<string, unknown>, site) });
+        hidden.push({ m: locked(mapEvent(res.body as Record<string, unknown>, site)) });
       } catch (error) {
         imp.fail('events', id, error);
       }
@@ -484,20 +490,23 @@ async function importFrom(ctx: Context, source: Source, opts: ImportOptions, pro
 }
 
 /**
- * The source site's time zone, from its REST index (`timezone_string`, else `gmt_offset` as a
- * `UTC±h` label): the zone of its site-local dates. `fallback` when the index does not say.
+ * Post passwords by post ID: the plugin's REST API never shows them, WordPress's own does
+ * (`wp/v2/<post type>?context=edit`, to a caller who may edit the posts), so a protected event,
+ * venue or organizer stays protected here. Empty for a post type the site's `wp/v2` does not serve.
  */
-async function sourceZone(source: Source, fallback: string): Promise<string> {
-  try {
-    const res = await source.get(source.apiUrl('/'));
-    const index = res.status === 200 ? (res.body as { timezone_string?: unknown; gmt_offset?: unknown } | null) : null;
-    if (typeof index?.timezone_string === 'string' && resolveTimezone(index.timezone_string)) return index.timezone_string;
-    const offset = Number(index?.gmt_offset);
-    if (index?.gmt_offset !== undefined && index.gmt_offset !== null && index.gmt_offset !== '' && Number.isFinite(offset)) return offsetLabel(Math.round(offset * 60));
-  } catch {
-    // No index: the local site's zone.
+async function postPasswords(source: Source): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
+  for (const type of ['tribe_events', 'tribe_venue', 'tribe_organizer']) {
+    try {
+      const pages = source.list(source.apiUrl(`/wp/v2/${type}`), type, { context: 'edit', status: ALL_STATUSES, _fields: 'id,password' });
+      for await (const page of pages) {
+        for (const p of page) if (typeof p.password === 'string' && p.password && Number(p.id) > 0) found.set(Number(p.id), p.password);
+      }
+    } catch {
+      // Not served (or not to these credentials): those posts come over without a password.
+    }
   }
-  return fallback;
+  return found;
 }
 
 /**

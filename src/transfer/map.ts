@@ -4,7 +4,6 @@
  * organizers, terms, parent) stay source IDs here; the import translates them.
  */
 import { formatCost, parseCostValues } from '../domain/cost.ts';
-import { localToUtc } from '../domain/wall-clock.ts';
 import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from './restore.ts';
 
 type Json = Record<string, unknown>;
@@ -75,12 +74,12 @@ function image(v: unknown): SourceImage | null {
 
 /**
  * Fields every post shares. WordPress leaves the GMT dates of a post never published at
- * `0000-00-00 00:00:00`: `date_utc` stays unset (a draft has no publication date), and
- * `modified_utc`, equally unset on a draft never edited since it was created, is its `modified`
- * wall clock in the source site's zone (what WordPress computes at the next save). A draft or
- * pending post has no slug until it is published (`""`), kept as none.
+ * `0000-00-00 00:00:00`: `date_utc` stays unset (a draft has no publication date), and so does
+ * `modified_utc` of a draft never edited since it was created (the REST API answers it so, as the
+ * plugin does; the next save sets it). A draft or pending post has no slug until it is published
+ * (`""`), kept as none.
  */
-function common(o: Json, zone: string) {
+function common(o: Json) {
   const modifiedLocal = optionalStamp(o, 'modified') ?? stamp(o, 'date');
   const dateLocal = optionalStamp(o, 'date') ?? modifiedLocal;
   return {
@@ -93,7 +92,7 @@ function common(o: Json, zone: string) {
     password: '',
     dateUtc: optionalStamp(o, 'date_utc'),
     dateLocal,
-    modifiedUtc: optionalStamp(o, 'modified_utc') ?? localToUtc(modifiedLocal, zone),
+    modifiedUtc: optionalStamp(o, 'modified_utc'),
     modifiedLocal,
     imageId: null,
   };
@@ -126,11 +125,10 @@ const ids = (v: unknown): number[] => {
   return list.map((x: Json) => Number(x?.id)).filter((n) => Number.isInteger(n) && n > 0);
 };
 
-/** What the mapping needs to know of the source site: its default currency, and its time zone (default UTC). */
+/** What the mapping needs to know of the source site: its default currency. */
 export interface SourceSite {
   symbol: string;
   position: string;
-  zone?: string;
 }
 
 export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
@@ -138,7 +136,7 @@ export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
   const website = str(o.website);
   const costDetails = object(o.cost_details);
   const record: EventRecord = {
-    ...common(o, site.zone ?? 'UTC'),
+    ...common(o),
     title: need(o, 'title'),
     startLocal: stamp(o, 'start_date'),
     endLocal: stamp(o, 'end_date'),
@@ -168,9 +166,9 @@ export function mapEvent(o: Json, site: SourceSite): Mapped<EventRecord> {
 
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
 
-export function mapVenue(o: Json, zone = 'UTC'): Mapped<VenueRecord> {
+export function mapVenue(o: Json): Mapped<VenueRecord> {
   const record: VenueRecord = {
-    ...common(o, zone),
+    ...common(o),
     name: need(o, 'venue'),
     address: str(o.address),
     city: str(o.city),
@@ -189,9 +187,9 @@ export function mapVenue(o: Json, zone = 'UTC'): Mapped<VenueRecord> {
   return { sourceId: id(o), author: author(o), image: image(o.image), record };
 }
 
-export function mapOrganizer(o: Json, zone = 'UTC'): Mapped<OrganizerRecord> {
+export function mapOrganizer(o: Json): Mapped<OrganizerRecord> {
   const record: OrganizerRecord = {
-    ...common(o, zone),
+    ...common(o),
     name: need(o, 'organizer'),
     phone: str(o.phone),
     website: unescapeHtml(str(o.website)),

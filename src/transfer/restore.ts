@@ -32,7 +32,8 @@ interface PostCommon {
   password: string;
   dateUtc: Stamp | null;
   dateLocal: Stamp;
-  modifiedUtc: Stamp;
+  /** Null: a draft never edited since it was created. */
+  modifiedUtc: Stamp | null;
   modifiedLocal: Stamp;
   imageId: number | null;
 }
@@ -60,12 +61,15 @@ export interface EventRecord extends PostCommon {
   organizerIds: number[];
   categoryIds: number[];
   tagIds: number[];
-  /** A recurring series' rule and dates, event-local (export files); absent: left as they are. */
+  /** A recurring series' rules and dates, event-local (export files); absent: left as they are. */
+  recurrenceRules?: string[];
+  /** The single rule of exports written before a series could have several. */
   recurrenceRule?: string | null;
   recurrenceStart?: Stamp | null;
   recurrenceRdates?: Stamp[];
   recurrenceExdates?: Stamp[];
   materializedUntil?: Stamp | null;
+  materializedFrom?: Stamp | null;
 }
 
 /** An event's place in a recurring series (export files): its series, the slot the rule gave it, and its own dates. */
@@ -183,7 +187,7 @@ function commonData(r: PostCommon) {
     password: r.password,
     dateUtc: r.dateUtc === null ? null : stampDate(r.dateUtc, 'date_utc'),
     dateLocal: stampDate(r.dateLocal, 'date'),
-    modifiedUtc: stampDate(r.modifiedUtc, 'modified_utc'),
+    modifiedUtc: r.modifiedUtc === null ? null : stampDate(r.modifiedUtc, 'modified_utc'),
     modifiedLocal: stampDate(r.modifiedLocal, 'modified'),
     imageId: r.imageId,
   };
@@ -222,15 +226,17 @@ function eventData(r: EventRecord) {
 
 /** The series columns as given (a rule the calendar cannot expand is refused), or nothing when absent. */
 function recurrenceData(r: EventRecord) {
-  if (r.recurrenceRule === undefined) return {};
-  if (r.recurrenceRule !== null) parseSeriesRule(r.recurrenceRule, r.timezone);
+  if (r.recurrenceRules === undefined && r.recurrenceRule === undefined) return {};
+  const rules = r.recurrenceRules ?? (r.recurrenceRule ? [r.recurrenceRule] : []);
+  for (const rule of rules) parseSeriesRule(rule, r.timezone);
   const optional = (v: Stamp | null | undefined, field: string) => (v === null || v === undefined ? null : stampDate(v, field));
   return {
-    recurrenceRule: r.recurrenceRule,
+    recurrenceRules: rules,
     recurrenceStart: optional(r.recurrenceStart, 'recurrenceStart'),
     recurrenceRdates: (r.recurrenceRdates ?? []).map((d) => stampDate(d, 'recurrenceRdates')),
     recurrenceExdates: (r.recurrenceExdates ?? []).map((d) => stampDate(d, 'recurrenceExdates')),
     materializedUntil: optional(r.materializedUntil, 'materializedUntil'),
+    materializedFrom: optional(r.materializedFrom, 'materializedFrom'),
   };
 }
 
@@ -550,8 +556,8 @@ async function restoreApplicationPasswords(ctx: Context, userId: number, apps: A
 /** Restores an event's place in a recurring series (after the series exists): same slot, dates and override flag. */
 export async function restoreOccurrence(ctx: Context, eventId: number, seriesId: number, record: OccurrenceRecord): Promise<void> {
   requireAdmin(ctx);
-  const series = await ctx.prisma.event.findUnique({ where: { id: seriesId }, select: { recurrenceRule: true, recurrenceRdates: true } });
-  if (!series || (series.recurrenceRule === null && !series.recurrenceRdates.length)) {
+  const series = await ctx.prisma.event.findUnique({ where: { id: seriesId }, select: { recurrenceStart: true } });
+  if (!series?.recurrenceStart) {
     throw new ValidationError(`${seriesId} is not a recurring series.`, 'series', 'NOT_A_SERIES');
   }
   const data = {

@@ -1,7 +1,9 @@
 /**
- * What a feed needs to know about recurring series (issue 13) beyond the REST records: which listed
- * events are occurrences (their series, RECURRENCE-ID, override or not) and each series' rule and
- * overrides. One GraphQL operation per page of listed IDs, run in-process with the caller's context.
+ * What a feed needs to know beyond the REST records: the raw texts of each listed event (a feed
+ * writes titles and names as stored, as the plugin's iCal export does, not WordPress's typographic
+ * rendering), which events are occurrences (their series, RECURRENCE-ID, override or not) and each
+ * series' rules and overrides. One GraphQL operation per page of listed IDs, run in-process with
+ * the caller's context.
  */
 import { parse } from 'graphql';
 
@@ -11,8 +13,8 @@ import type { Executor } from '../../schema/executor.ts';
 const SOURCE = `query FeedSeries($ids: [ID!]!, $perPage: Int) {
   events(filter: { include: $ids }, perPage: $perPage) {
     edges { node {
-      databaseId recurrenceId occurrenceOverridden
-      series { databaseId startDate endDate allDay timezone recurrence { rule start exdates rdates } overrides { databaseId } }
+      databaseId titleRaw descriptionRaw venues { nameRaw } organizers { nameRaw } recurrenceId occurrenceOverridden
+      series { databaseId startDate endDate allDay timezone recurrence { rules start exdates rdates } overrides { databaseId } }
     } }
   }
 }`;
@@ -24,7 +26,8 @@ export interface FeedSeries {
   endDate: string;
   allDay: boolean;
   timezone: string;
-  rule: string;
+  /** RRULE texts (none: RDATEs only). */
+  rules: string[];
   /** DTSTART, event-local. */
   start: string;
   exdates: string[];
@@ -39,13 +42,26 @@ export interface FeedMember {
   overridden: boolean;
 }
 
+/** An event's texts as stored (HTML for the description; the feed makes text of it). */
+export interface FeedTexts {
+  title: string;
+  description: string;
+  venue: string | null;
+  organizer: string | null;
+}
+
 export interface FeedRecurrence {
   members: Map<number, FeedMember>;
   series: Map<number, FeedSeries>;
+  texts: Map<number, FeedTexts>;
 }
 
 interface Node {
   databaseId: number;
+  titleRaw: string;
+  descriptionRaw: string;
+  venues: { nameRaw: string }[];
+  organizers: { nameRaw: string }[];
   recurrenceId: string | null;
   occurrenceOverridden: boolean;
   series: {
@@ -54,7 +70,7 @@ interface Node {
     endDate: string;
     allDay: boolean;
     timezone: string;
-    recurrence: { rule: string; start: string; exdates: string[]; rdates: string[] } | null;
+    recurrence: { rules: string[]; start: string; exdates: string[]; rdates: string[] } | null;
     overrides: { databaseId: number }[];
   } | null;
 }
@@ -62,13 +78,19 @@ interface Node {
 export function createFeedSeriesLoader(executor: Executor, pageSize: number) {
   const operation = executor.prepare(parse(SOURCE));
   return async function feedSeries(cal: Context, ids: readonly number[]): Promise<FeedRecurrence> {
-    const found: FeedRecurrence = { members: new Map(), series: new Map() };
+    const found: FeedRecurrence = { members: new Map(), series: new Map(), texts: new Map() };
     for (let i = 0; i < ids.length; i += pageSize) {
       const chunk = ids.slice(i, i + pageSize);
       const result = await executor.execute(operation, { ids: chunk, perPage: chunk.length }, cal);
       const edges = (result.data?.events as { edges?: { node: Node }[] } | undefined)?.edges;
       if (result.errors?.length || !edges) throw new Error(`FeedSeries: ${JSON.stringify(result.errors ?? result.data)}`);
       for (const { node } of edges) {
+        found.texts.set(node.databaseId, {
+          title: node.titleRaw,
+          description: node.descriptionRaw,
+          venue: node.venues[0]?.nameRaw ?? null,
+          organizer: node.organizers[0]?.nameRaw ?? null,
+        });
         const s = node.series;
         if (!s?.recurrence || !node.recurrenceId) continue;
         found.members.set(node.databaseId, { seriesId: s.databaseId, recurrenceId: node.recurrenceId, overridden: node.occurrenceOverridden });

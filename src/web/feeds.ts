@@ -73,10 +73,14 @@ export function createFeeds(site: Site, rest: WpDispatch): Feeds {
         if (master) masters.set(series.id, master);
       }
     }
-    if (more.length) {
-      // Their RECURRENCE-IDs.
-      const extra = await feedSeries(state.cal, more.map((e) => e.id));
-      for (const [id, m] of extra.members) recurrence.members.set(id, m);
+    if (more.length || masters.size) {
+      // The overrides' RECURRENCE-IDs, and the texts of both.
+      const extra = await feedSeries(state.cal, [...more.map((e) => e.id), ...masters.keys()]);
+      for (const e of more) {
+        const m = extra.members.get(e.id);
+        if (m) recurrence.members.set(e.id, m);
+      }
+      for (const [id, t] of extra.texts) recurrence.texts.set(id, t);
     }
     return { events: [...events, ...more], recurrence, masters };
   }

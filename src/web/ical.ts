@@ -2,7 +2,9 @@
  * iCalendar (RFC 5545) feeds built with ical-generator from the REST API's own event records, so
  * every instant is the one `utc_start_date`/`utc_end_date` states. Timed events carry `TZID` with a
  * `VTIMEZONE` per zone used (@touch4it/ical-timezones); zones without a definition fall back to
- * the calendar's zone (same instant). All-day events are `VALUE=DATE` with an exclusive end.
+ * the calendar's zone (same instant). All-day events are `VALUE=DATE` with an exclusive end. Texts
+ * are written as stored (`texts`), not as the REST API renders them: the plugin's iCal export
+ * writes the raw title, and a calendar client shows `--` and `'` as typed, not `—` and `’`.
  */
 import { createHash } from 'node:crypto';
 import ical, { ICalEventStatus, type ICalCalendar } from 'ical-generator';
@@ -10,7 +12,7 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import { DateTime } from 'luxon';
 import { htmlToText } from '../domain/text.ts';
 import { icalRecurrenceLines } from '../domain/recurrence.ts';
-import type { FeedRecurrence, FeedSeries } from './feed-series.ts';
+import type { FeedRecurrence, FeedSeries, FeedTexts } from './feed-series.ts';
 
 /** The subset of a REST event (`GET /events`, `GET /events/{id}`) a feed uses. */
 export interface RestEvent {
@@ -86,6 +88,7 @@ export function buildCalendar(
     timezone: { name: null, generator: getVtimezoneComponent },
   });
   const zoneOf = (e: { timezone: string }) => (hasZone(e.timezone) ? e.timezone : calendarZone);
+  const add = (e: RestEvent, zone: string, over: VeventOverrides) => addEvent(cal, e, zone, over, recurrence?.texts.get(e.id));
   const uid = (id: number) => `cal-events-${id}@${opts.host}`;
   const done = new Set<number>();
   const master = (series: FeedSeries, source: RestEvent) => {
@@ -104,21 +107,24 @@ export function buildCalendar(
       start = DateTime.fromSQL(series.start, { zone: series.timezone }).setZone(zone);
       end = DateTime.fromSQL(wallEnd, { zone: series.timezone }).setZone(zone);
     }
-    addEvent(cal, source, zone, { id: uid(series.id), start, end, allDay: series.allDay, repeating: icalRecurrenceLines(series, zone) });
+    add(source, zone, { id: uid(series.id), start, end, allDay: series.allDay, repeating: icalRecurrenceLines(series, zone) });
   };
   const overridesOnly = new Map<number, RestEvent>();
   for (const e of events) {
     const member = recurrence?.members.get(e.id);
     const series = member && recurrence!.series.get(member.seriesId);
     if (!member || !series) {
-      addEvent(cal, e, zoneOf(e), { id: uid(e.id) });
+      add(e, zoneOf(e), { id: uid(e.id) });
     } else if (member.overridden && member.seriesId !== e.id) {
-      // RECURRENCE-ID: the slot the rule gave it, in the series' zone (written in the VEVENT's TZID).
-      const zone = zoneOf(series);
-      const slot = series.allDay
-        ? DateTime.fromISO(member.recurrenceId.slice(0, 10), { zone })
-        : DateTime.fromSQL(member.recurrenceId, { zone: series.timezone }).setZone(zone);
-      addEvent(cal, e, zoneOf(e), { id: uid(series.id), recurrenceId: slot });
+      // RECURRENCE-ID: the slot the rule gave it, in the series' zone (written in the VEVENT's TZID);
+      // of an all-day series, a DATE as its DTSTART (RFC 5545 §3.8.4.4), which ical-generator does
+      // not write: the line goes out as a raw recurrence line.
+      if (series.allDay) {
+        add(e, zoneOf(e), { id: uid(series.id), repeating: `RECURRENCE-ID;VALUE=DATE:${member.recurrenceId.slice(0, 10).replace(/-/g, '')}` });
+      } else {
+        const slot = DateTime.fromSQL(member.recurrenceId, { zone: series.timezone }).setZone(zoneOf(series));
+        add(e, zoneOf(e), { id: uid(series.id), recurrenceId: slot });
+      }
       if (!overridesOnly.has(series.id)) overridesOnly.set(series.id, e);
     } else if (!done.has(series.id)) {
       master(series, masters.get(series.id) ?? e);
@@ -126,7 +132,9 @@ export function buildCalendar(
   }
   // Series listed through overrides only: their VEVENT from the series' own record.
   for (const [id, e] of overridesOnly) if (!done.has(id)) master(recurrence!.series.get(id)!, masters.get(id) ?? e);
-  return cal.toString();
+  // ical-generator prefixes a one-line recurrence with `RRULE:`: a series of RDATEs only has no
+  // RRULE, and an all-day override's RECURRENCE-ID goes out that way (above).
+  return cal.toString().replace(/^RRULE:(?=(RDATE|EXDATE|RECURRENCE-ID)[;:])/gm, '');
 }
 
 interface VeventOverrides {
@@ -138,7 +146,7 @@ interface VeventOverrides {
   repeating?: string;
 }
 
-function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOverrides) {
+function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOverrides, texts?: FeedTexts) {
   // Drafts have no publication date (`0000-00-00 00:00:00`): no CREATED then.
   const modified = utc(e.modified_utc);
   const created = utc(e.date_utc);
@@ -162,11 +170,12 @@ function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOve
     timezone: zone,
     recurrenceId: over.recurrenceId,
     repeating: over.repeating,
-    summary: htmlToText(e.title),
-    description: htmlToText(e.description || e.excerpt || ''),
+    summary: htmlToText(texts?.title ?? e.title),
+    // The REST description is empty while the event is locked (a password): so is the feed's.
+    description: htmlToText((e.description && texts?.description) || e.description || e.excerpt || ''),
     url: e.url,
-    location: location ? { title: htmlToText(location.title), address: location.address || undefined } : undefined,
-    organizer: organizer ? { name: htmlToText(organizer.organizer as string), email: organizer.email || 'noreply@invalid' } : undefined,
+    location: location ? { title: htmlToText(texts?.venue ?? location.title), address: location.address || undefined } : undefined,
+    organizer: organizer ? { name: htmlToText(texts?.organizer ?? (organizer.organizer as string)), email: organizer.email || 'noreply@invalid' } : undefined,
     categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
     // SEQUENCE grows with every modification: seconds since the record was created.
     sequence: modified.isValid && created.isValid ? Math.max(0, Math.floor(modified.diff(created, 'seconds').seconds)) : 0,

@@ -171,8 +171,8 @@ async function backend(name: string, seriesUrl: string, plainUrl?: string, creat
   }
   await plain.db.session((s) =>
     s.exec(`DELETE FROM "EventOccurrence";
-      UPDATE "Event" SET "parentId" = NULL, "recurrenceRule" = NULL, "recurrenceStart" = NULL,
-        "recurrenceRdates" = '{}', "recurrenceExdates" = '{}', "materializedUntil" = NULL;`),
+      UPDATE "Event" SET "parentId" = NULL, "recurrenceRules" = '{}', "recurrenceStart" = NULL,
+        "recurrenceRdates" = '{}', "recurrenceExdates" = '{}', "materializedUntil" = NULL, "materializedFrom" = NULL;`),
   );
   await vacuum(plain.db);
   const count = async (side: Side, table: string) =>

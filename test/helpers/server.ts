@@ -95,6 +95,19 @@ export function useTestServer(started: (server: TestServer) => void, opts: TestS
  * PostgreSQL with TEST_BACKEND=postgres), with an administrator bootstrapped by `ensureAdmin` and
  * one user of every other role.
  */
+/**
+ * A request on a kept-alive connection the server closed while this process was busy (an import
+ * running in the same process as the server) fails once with `fetch failed`: ask again on a new one.
+ */
+export async function retried<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    if ((error as Error).message !== 'fetch failed') throw error;
+    return ask();
+  }
+}
+
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });

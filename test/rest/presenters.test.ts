@@ -61,7 +61,7 @@ function linkedPostNode(p: any, name: string) {
     date: p.date,
     dateUtc: p.date_utc === ZERO ? null : p.date_utc,
     modified: p.modified,
-    modifiedUtc: p.modified_utc,
+    editedDateUtc: p.modified_utc,
     slug: p.slug ?? null,
     name,
     description: s(p.description),
@@ -107,7 +107,7 @@ function eventNode(e: any): RestEventFragment {
     date: e.date,
     dateUtc: e.date_utc === ZERO ? null : e.date_utc,
     modified: e.modified,
-    modifiedUtc: e.modified_utc,
+    editedDateUtc: e.modified_utc,
     slug: e.slug,
     title: e.title,
     description: e.description,
@@ -191,7 +191,7 @@ describe('presentEvent', () => {
       date: '2026-11-21 07:12:40',
       dateUtc: '2026-11-21 12:12:40',
       modified: '2026-11-21 07:12:40',
-      modifiedUtc: '2026-11-21 12:12:40',
+      editedDateUtc: '2026-11-21 12:12:40',
     } as const;
     const hall: RestVenueFragment = {
       databaseId: 4,
@@ -239,7 +239,7 @@ describe('presentEvent', () => {
       date: '2026-11-21 07:12:41',
       dateUtc: '2026-11-21 12:12:41',
       modified: '2026-11-21 07:12:41',
-      modifiedUtc: '2026-11-21 12:12:41',
+      editedDateUtc: '2026-11-21 12:12:41',
       slug: 'summer-jazz-night',
       title: 'Summer Jazz Night',
       description: '<p>Live <strong>jazz</strong> on the lawn.</p>',
@@ -467,7 +467,7 @@ describe('redaction (§4.7, REC)', () => {
   const venue: RestVenueFragment = {
     databaseId: 4, authorId: 1, status: 'PUBLISH', date: '2026-11-21 07:12:40', dateUtc: '2026-11-21 12:12:40', modified: '2026-11-21 07:12:40',
     // As the core answers a locked record: description and excerpt empty (its password lock).
-    modifiedUtc: '2026-11-21 12:12:40', slug: 'grand-hall', name: 'Grand Hall', description: '', excerpt: '', image: null,
+    editedDateUtc: '2026-11-21 12:12:40', slug: 'grand-hall', name: 'Grand Hall', description: '', excerpt: '', image: null,
     address: '1 Main St', city: 'Springfield', country: 'United States', province: '', state: 'IL', zip: '62701', phone: '555-0100',
     website: 'https://example.com/hall', stateprovince: 'IL', latitude: 1.5, longitude: 2.5, showMap: true, showMapLink: false, hasPassword: true, locked: true,
   };

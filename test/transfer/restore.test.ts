@@ -170,7 +170,7 @@ describe('export → restore into a fresh database → export', { timeout: 300_0
 
   it('is byte-identical and the restored service answers as the original (REST, GraphQL, sign-ins, image)', async () => {
     const first = await dump(source.db, path.join(dir, 'a.jsonl'));
-    expect(first).toContain('"recurrenceRule":"FREQ=WEEKLY;BYDAY=TU;COUNT=10"');
+    expect(first).toContain('"recurrenceRules":["FREQ=WEEKLY;BYDAY=TU;COUNT=10"]');
     expect(first).toContain('"kind":"upload"');
     expect(first).toContain('"applicationPasswords":[{');
     const fresh = await createTestDatabase();

@@ -110,3 +110,42 @@ describe('iCal feed of a recurring series', () => {
     expect(parseFeed(one.text).map((e) => e.uid)).toEqual([`cal-events-${seriesId}@${new URL(s.base).host}`, `cal-events-${seriesId}@${new URL(s.base).host}`]);
   });
 });
+
+describe('iCal feed text and the series iCalendar can describe', () => {
+  it('writes titles and names as stored, where the REST API renders them (TEC’s iCal export writes the raw title)', async () => {
+    const e = await s.create('/events', {
+      title: "Uni Potsdam - Mother's Day -- \"sale\"",
+      description: 'Bring <b>friends</b> -- it\'s free',
+      start_date: '2027-05-09 10:00:00',
+      end_date: '2027-05-09 12:00:00',
+      venue: { venue: "Bob's Bar - upstairs" },
+    });
+    expect(e.title).toBe('Uni Potsdam &#8211; Mother&#8217;s Day &#8212; &#8220;sale&#8221;');
+    const feed = await s.request(`/events.ics?start_date=2027-05-09&end_date=2027-05-09`);
+    const [event] = parseFeed(feed.text);
+    expect(event!.summary).toBe(`Uni Potsdam - Mother's Day -- "sale"`);
+    expect(event!.description).toBe("Bring friends -- it's free");
+    expect(event!.location).toBe("Bob's Bar - upstairs");
+  });
+
+  it('writes an all-day override’s RECURRENCE-ID as a DATE, several RRULEs, and DTSTART among the RDATEs of a series without rule', async () => {
+    const create = (input: Record<string, unknown>) =>
+      s.graphql(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId startDate } } ... on Error { code message } } }`, { input });
+    const days = await create({ title: 'Bin day', startDate: '2027-06-03', endDate: '2027-06-03', allDay: true, recurrence: { rule: 'FREQ=WEEKLY;COUNT=3' } });
+    const second = days.data.createEvent.occurrences[1].databaseId;
+    expect((await s.api(`/events/${second}`, { method: 'POST', as: 'admin', body: { start_date: '2027-06-11', end_date: '2027-06-11', all_day: true } })).status).toBe(200);
+    await create({ title: 'Two rules', startDate: '2027-06-07 18:00:00', endDate: '2027-06-07 19:00:00', timezone: 'UTC', recurrence: { rules: ['FREQ=WEEKLY;BYDAY=MO;COUNT=2', 'FREQ=WEEKLY;BYDAY=WE;COUNT=2'] } });
+    await create({ title: 'Dates', startDate: '2027-06-20 09:00:00', endDate: '2027-06-20 10:00:00', timezone: 'UTC', recurrence: { rdates: ['2027-06-27 09:00:00'] } });
+    const feed = await s.request('/events.ics?start_date=2027-06-01&end_date=2027-06-30');
+    expect(feed.text).toMatch(/RECURRENCE-ID;VALUE=DATE:20270610\r\n/);
+    expect(feed.text).toMatch(/RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2\r\nRRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=2\r\n/);
+    expect(feed.text).toMatch(/\r\nRDATE;TZID=UTC:20270620T090000,20270627T090000\r\n/);
+    expect(feed.text).not.toMatch(/RRULE:(RDATE|RECURRENCE-ID)/);
+    const all = instances(parseFeed(feed.text));
+    expect(all.filter((i) => i.title === 'Bin day').map((i) => i.start.slice(0, 10))).toEqual(['2027-06-03', '2027-06-11', '2027-06-17']);
+    // (ical.js counts the two COUNTs together and stops at 3: the list is the reference here.)
+    const listed = await s.api('/events?start_date=2027-06-01&end_date=2027-06-30&search=rules');
+    expect(listed.body.events.map((e: { utc_start_date: string }) => e.utc_start_date)).toEqual(['2027-06-07 18:00:00', '2027-06-09 18:00:00', '2027-06-14 18:00:00', '2027-06-16 18:00:00']);
+    expect(all.filter((i) => i.title === 'Dates').map((i) => i.start)).toEqual(['2027-06-20 09:00:00', '2027-06-27 09:00:00']);
+  });
+});

@@ -69,7 +69,7 @@ export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: Even
     date: node.date,
     date_utc: node.dateUtc ?? ZERO_DATE,
     modified: node.modified,
-    modified_utc: node.modifiedUtc,
+    modified_utc: node.editedDateUtc ?? ZERO_DATE,
     url,
     rest_url: eventRestUrl(urls, node.databaseId),
     title: node.title,

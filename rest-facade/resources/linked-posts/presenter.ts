@@ -46,7 +46,7 @@ export function presentLinkedPost(node: LinkedPostFragment, urls: RestUrls, opts
     ['date', node.date],
     ['date_utc', node.dateUtc ?? ZERO_DATE],
     ['modified', node.modified],
-    ['modified_utc', node.modifiedUtc],
+    ['modified_utc', node.editedDateUtc ?? ZERO_DATE],
     ['url', postUrl(urls, shape.type, node.databaseId, node.status, node.slug)],
     [shape.type === 'cal_venue' ? 'venue' : 'organizer', node.name],
     ['description', node.description],

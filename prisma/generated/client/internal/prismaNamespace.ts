@@ -1813,11 +1813,12 @@ export const EventScalarFieldEnum = {
   featured: 'featured',
   imageId: 'imageId',
   parentId: 'parentId',
-  recurrenceRule: 'recurrenceRule',
+  recurrenceRules: 'recurrenceRules',
   recurrenceStart: 'recurrenceStart',
   recurrenceRdates: 'recurrenceRdates',
   recurrenceExdates: 'recurrenceExdates',
-  materializedUntil: 'materializedUntil'
+  materializedUntil: 'materializedUntil',
+  materializedFrom: 'materializedFrom'
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]

@@ -71,9 +71,9 @@ export type EventMinAggregateOutputType = {
   featured: boolean | null
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
   recurrenceStart: Date | null
   materializedUntil: Date | null
+  materializedFrom: Date | null
 }
 
 export type EventMaxAggregateOutputType = {
@@ -107,9 +107,9 @@ export type EventMaxAggregateOutputType = {
   featured: boolean | null
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
   recurrenceStart: Date | null
   materializedUntil: Date | null
+  materializedFrom: Date | null
 }
 
 export type EventCountAggregateOutputType = {
@@ -144,11 +144,12 @@ export type EventCountAggregateOutputType = {
   featured: number
   imageId: number
   parentId: number
-  recurrenceRule: number
+  recurrenceRules: number
   recurrenceStart: number
   recurrenceRdates: number
   recurrenceExdates: number
   materializedUntil: number
+  materializedFrom: number
   _all: number
 }
 
@@ -198,9 +199,9 @@ export type EventMinAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
   recurrenceStart?: true
   materializedUntil?: true
+  materializedFrom?: true
 }
 
 export type EventMaxAggregateInputType = {
@@ -234,9 +235,9 @@ export type EventMaxAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
   recurrenceStart?: true
   materializedUntil?: true
+  materializedFrom?: true
 }
 
 export type EventCountAggregateInputType = {
@@ -271,11 +272,12 @@ export type EventCountAggregateInputType = {
   featured?: true
   imageId?: true
   parentId?: true
-  recurrenceRule?: true
+  recurrenceRules?: true
   recurrenceStart?: true
   recurrenceRdates?: true
   recurrenceExdates?: true
   materializedUntil?: true
+  materializedFrom?: true
   _all?: true
 }
 
@@ -377,7 +379,7 @@ export type EventGroupByOutputType = {
   password: string
   dateUtc: Date | null
   dateLocal: Date
-  modifiedUtc: Date
+  modifiedUtc: Date | null
   modifiedLocal: Date
   startLocal: Date
   endLocal: Date
@@ -397,11 +399,12 @@ export type EventGroupByOutputType = {
   featured: boolean
   imageId: number | null
   parentId: number | null
-  recurrenceRule: string | null
+  recurrenceRules: string[]
   recurrenceStart: Date | null
   recurrenceRdates: Date[]
   recurrenceExdates: Date[]
   materializedUntil: Date | null
+  materializedFrom: Date | null
   _count: EventCountAggregateOutputType | null
   _avg: EventAvgAggregateOutputType | null
   _sum: EventSumAggregateOutputType | null
@@ -439,7 +442,7 @@ export type EventWhereInput = {
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -459,11 +462,12 @@ export type EventWhereInput = {
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   post?: Prisma.XOR<Prisma.PostScalarRelationFilter, Prisma.PostWhereInput>
   author?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   image?: Prisma.XOR<Prisma.AttachmentNullableScalarRelationFilter, Prisma.AttachmentWhereInput> | null
@@ -489,7 +493,7 @@ export type EventOrderByWithRelationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   startLocal?: Prisma.SortOrder
   endLocal?: Prisma.SortOrder
@@ -509,11 +513,12 @@ export type EventOrderByWithRelationInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrderInput | Prisma.SortOrder
   parentId?: Prisma.SortOrderInput | Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrderInput | Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrderInput | Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrderInput | Prisma.SortOrder
   post?: Prisma.PostOrderByWithRelationInput
   author?: Prisma.UserOrderByWithRelationInput
   image?: Prisma.AttachmentOrderByWithRelationInput
@@ -542,7 +547,7 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -562,11 +567,12 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   post?: Prisma.XOR<Prisma.PostScalarRelationFilter, Prisma.PostWhereInput>
   author?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
   image?: Prisma.XOR<Prisma.AttachmentNullableScalarRelationFilter, Prisma.AttachmentWhereInput> | null
@@ -592,7 +598,7 @@ export type EventOrderByWithAggregationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   startLocal?: Prisma.SortOrder
   endLocal?: Prisma.SortOrder
@@ -612,11 +618,12 @@ export type EventOrderByWithAggregationInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrderInput | Prisma.SortOrder
   parentId?: Prisma.SortOrderInput | Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrderInput | Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrderInput | Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
   _avg?: Prisma.EventAvgOrderByAggregateInput
   _max?: Prisma.EventMaxOrderByAggregateInput
@@ -639,7 +646,7 @@ export type EventScalarWhereWithAggregatesInput = {
   password?: Prisma.StringWithAggregatesFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
@@ -659,11 +666,12 @@ export type EventScalarWhereWithAggregatesInput = {
   featured?: Prisma.BoolWithAggregatesFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableWithAggregatesFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableWithAggregatesFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateInput = {
@@ -676,7 +684,7 @@ export type EventCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -694,11 +702,12 @@ export type EventCreateInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -724,7 +733,7 @@ export type EventUncheckedCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -744,11 +753,12 @@ export type EventUncheckedCreateInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -768,7 +778,7 @@ export type EventUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -786,11 +796,12 @@ export type EventUpdateInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -816,7 +827,7 @@ export type EventUncheckedUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -836,11 +847,12 @@ export type EventUncheckedUpdateInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -862,7 +874,7 @@ export type EventCreateManyInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -882,11 +894,12 @@ export type EventCreateManyInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateManyMutationInput = {
@@ -899,7 +912,7 @@ export type EventUpdateManyMutationInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -917,11 +930,12 @@ export type EventUpdateManyMutationInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventUncheckedUpdateManyInput = {
@@ -936,7 +950,7 @@ export type EventUncheckedUpdateManyInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -956,11 +970,12 @@ export type EventUncheckedUpdateManyInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventNullableScalarRelationFilter = {
@@ -1026,11 +1041,12 @@ export type EventCountOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
+  recurrenceRules?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   recurrenceRdates?: Prisma.SortOrder
   recurrenceExdates?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventAvgOrderByAggregateInput = {
@@ -1071,9 +1087,9 @@ export type EventMaxOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventMinOrderByAggregateInput = {
@@ -1107,9 +1123,9 @@ export type EventMinOrderByAggregateInput = {
   featured?: Prisma.SortOrder
   imageId?: Prisma.SortOrder
   parentId?: Prisma.SortOrder
-  recurrenceRule?: Prisma.SortOrder
   recurrenceStart?: Prisma.SortOrder
   materializedUntil?: Prisma.SortOrder
+  materializedFrom?: Prisma.SortOrder
 }
 
 export type EventSumOrderByAggregateInput = {
@@ -1202,6 +1218,10 @@ export type EventCreatecostInput = {
   set: string[]
 }
 
+export type EventCreaterecurrenceRulesInput = {
+  set: string[]
+}
+
 export type EventCreaterecurrenceRdatesInput = {
   set: Date[] | string[]
 }
@@ -1249,6 +1269,11 @@ export type EventUpdatecostInput = {
 
 export type NullableBoolFieldUpdateOperationsInput = {
   set?: boolean | null
+}
+
+export type EventUpdaterecurrenceRulesInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type EventUpdaterecurrenceRdatesInput = {
@@ -1443,7 +1468,7 @@ export type EventCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1461,11 +1486,12 @@ export type EventCreateWithoutPostInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -1489,7 +1515,7 @@ export type EventUncheckedCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1509,11 +1535,12 @@ export type EventUncheckedCreateWithoutPostInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -1549,7 +1576,7 @@ export type EventUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1567,11 +1594,12 @@ export type EventUpdateWithoutPostInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -1595,7 +1623,7 @@ export type EventUncheckedUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1615,11 +1643,12 @@ export type EventUncheckedUpdateWithoutPostInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -1639,7 +1668,7 @@ export type EventCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1657,11 +1686,12 @@ export type EventCreateWithoutAuthorInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -1685,7 +1715,7 @@ export type EventUncheckedCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1705,11 +1735,12 @@ export type EventUncheckedCreateWithoutAuthorInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -1760,7 +1791,7 @@ export type EventScalarWhereInput = {
   password?: Prisma.StringFilter<"Event"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Event"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   startLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
   endLocal?: Prisma.DateTimeFilter<"Event"> | Date | string
@@ -1780,11 +1811,12 @@ export type EventScalarWhereInput = {
   featured?: Prisma.BoolFilter<"Event"> | boolean
   imageId?: Prisma.IntNullableFilter<"Event"> | number | null
   parentId?: Prisma.IntNullableFilter<"Event"> | number | null
-  recurrenceRule?: Prisma.StringNullableFilter<"Event"> | string | null
+  recurrenceRules?: Prisma.StringNullableListFilter<"Event">
   recurrenceStart?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
   recurrenceRdates?: Prisma.DateTimeNullableListFilter<"Event">
   recurrenceExdates?: Prisma.DateTimeNullableListFilter<"Event">
   materializedUntil?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
+  materializedFrom?: Prisma.DateTimeNullableFilter<"Event"> | Date | string | null
 }
 
 export type EventCreateWithoutChildrenInput = {
@@ -1797,7 +1829,7 @@ export type EventCreateWithoutChildrenInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1815,11 +1847,12 @@ export type EventCreateWithoutChildrenInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -1844,7 +1877,7 @@ export type EventUncheckedCreateWithoutChildrenInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1864,11 +1897,12 @@ export type EventUncheckedCreateWithoutChildrenInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -1892,7 +1926,7 @@ export type EventCreateWithoutParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1910,11 +1944,12 @@ export type EventCreateWithoutParentInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -1939,7 +1974,7 @@ export type EventUncheckedCreateWithoutParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -1958,11 +1993,12 @@ export type EventUncheckedCreateWithoutParentInput = {
   sticky?: boolean
   featured?: boolean
   imageId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2003,7 +2039,7 @@ export type EventUpdateWithoutChildrenInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2021,11 +2057,12 @@ export type EventUpdateWithoutChildrenInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2050,7 +2087,7 @@ export type EventUncheckedUpdateWithoutChildrenInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2070,11 +2107,12 @@ export type EventUncheckedUpdateWithoutChildrenInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -2109,7 +2147,7 @@ export type EventCreateWithoutOccurrenceInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2127,11 +2165,12 @@ export type EventCreateWithoutOccurrenceInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2156,7 +2195,7 @@ export type EventUncheckedCreateWithoutOccurrenceInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2176,11 +2215,12 @@ export type EventUncheckedCreateWithoutOccurrenceInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2204,7 +2244,7 @@ export type EventCreateWithoutSeriesOccurrencesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2222,11 +2262,12 @@ export type EventCreateWithoutSeriesOccurrencesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2251,7 +2292,7 @@ export type EventUncheckedCreateWithoutSeriesOccurrencesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2271,11 +2312,12 @@ export type EventUncheckedCreateWithoutSeriesOccurrencesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2310,7 +2352,7 @@ export type EventUpdateWithoutOccurrenceInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2328,11 +2370,12 @@ export type EventUpdateWithoutOccurrenceInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2357,7 +2400,7 @@ export type EventUncheckedUpdateWithoutOccurrenceInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2377,11 +2420,12 @@ export type EventUncheckedUpdateWithoutOccurrenceInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -2411,7 +2455,7 @@ export type EventUpdateWithoutSeriesOccurrencesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2429,11 +2473,12 @@ export type EventUpdateWithoutSeriesOccurrencesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2458,7 +2503,7 @@ export type EventUncheckedUpdateWithoutSeriesOccurrencesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2478,11 +2523,12 @@ export type EventUncheckedUpdateWithoutSeriesOccurrencesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -2501,7 +2547,7 @@ export type EventCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2519,11 +2565,12 @@ export type EventCreateWithoutImageInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   parent?: Prisma.EventCreateNestedOneWithoutChildrenInput
@@ -2548,7 +2595,7 @@ export type EventUncheckedCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2567,11 +2614,12 @@ export type EventUncheckedCreateWithoutImageInput = {
   sticky?: boolean
   featured?: boolean
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -2617,7 +2665,7 @@ export type EventCreateWithoutVenuesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2635,11 +2683,12 @@ export type EventCreateWithoutVenuesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2664,7 +2713,7 @@ export type EventUncheckedCreateWithoutVenuesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2684,11 +2733,12 @@ export type EventUncheckedCreateWithoutVenuesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -2723,7 +2773,7 @@ export type EventUpdateWithoutVenuesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2741,11 +2791,12 @@ export type EventUpdateWithoutVenuesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2770,7 +2821,7 @@ export type EventUncheckedUpdateWithoutVenuesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2790,11 +2841,12 @@ export type EventUncheckedUpdateWithoutVenuesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -2813,7 +2865,7 @@ export type EventCreateWithoutOrganizersInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2831,11 +2883,12 @@ export type EventCreateWithoutOrganizersInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -2860,7 +2913,7 @@ export type EventUncheckedCreateWithoutOrganizersInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -2880,11 +2933,12 @@ export type EventUncheckedCreateWithoutOrganizersInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   categories?: Prisma.EventCategoryUncheckedCreateNestedManyWithoutEventInput
@@ -2919,7 +2973,7 @@ export type EventUpdateWithoutOrganizersInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2937,11 +2991,12 @@ export type EventUpdateWithoutOrganizersInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -2966,7 +3021,7 @@ export type EventUncheckedUpdateWithoutOrganizersInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2986,11 +3041,12 @@ export type EventUncheckedUpdateWithoutOrganizersInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   categories?: Prisma.EventCategoryUncheckedUpdateManyWithoutEventNestedInput
@@ -3009,7 +3065,7 @@ export type EventCreateWithoutCategoriesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3027,11 +3083,12 @@ export type EventCreateWithoutCategoriesInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -3056,7 +3113,7 @@ export type EventUncheckedCreateWithoutCategoriesInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3076,11 +3133,12 @@ export type EventUncheckedCreateWithoutCategoriesInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -3115,7 +3173,7 @@ export type EventUpdateWithoutCategoriesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3133,11 +3191,12 @@ export type EventUpdateWithoutCategoriesInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3162,7 +3221,7 @@ export type EventUncheckedUpdateWithoutCategoriesInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3182,11 +3241,12 @@ export type EventUncheckedUpdateWithoutCategoriesInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3205,7 +3265,7 @@ export type EventCreateWithoutTagsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3223,11 +3283,12 @@ export type EventCreateWithoutTagsInput = {
   hideFromListings?: boolean
   sticky?: boolean
   featured?: boolean
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   post: Prisma.PostCreateNestedOneWithoutEventInput
   author?: Prisma.UserCreateNestedOneWithoutEventsInput
   image?: Prisma.AttachmentCreateNestedOneWithoutEventsInput
@@ -3252,7 +3313,7 @@ export type EventUncheckedCreateWithoutTagsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3272,11 +3333,12 @@ export type EventUncheckedCreateWithoutTagsInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
   children?: Prisma.EventUncheckedCreateNestedManyWithoutParentInput
   venues?: Prisma.EventVenueUncheckedCreateNestedManyWithoutEventInput
   organizers?: Prisma.EventOrganizerUncheckedCreateNestedManyWithoutEventInput
@@ -3311,7 +3373,7 @@ export type EventUpdateWithoutTagsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3329,11 +3391,12 @@ export type EventUpdateWithoutTagsInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3358,7 +3421,7 @@ export type EventUncheckedUpdateWithoutTagsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3378,11 +3441,12 @@ export type EventUncheckedUpdateWithoutTagsInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3402,7 +3466,7 @@ export type EventCreateManyAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3422,11 +3486,12 @@ export type EventCreateManyAuthorInput = {
   featured?: boolean
   imageId?: number | null
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutAuthorInput = {
@@ -3439,7 +3504,7 @@ export type EventUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3457,11 +3522,12 @@ export type EventUpdateWithoutAuthorInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -3485,7 +3551,7 @@ export type EventUncheckedUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3505,11 +3571,12 @@ export type EventUncheckedUpdateWithoutAuthorInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3530,7 +3597,7 @@ export type EventUncheckedUpdateManyWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3550,11 +3617,12 @@ export type EventUncheckedUpdateManyWithoutAuthorInput = {
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyParentInput = {
@@ -3569,7 +3637,7 @@ export type EventCreateManyParentInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3588,11 +3656,12 @@ export type EventCreateManyParentInput = {
   sticky?: boolean
   featured?: boolean
   imageId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutParentInput = {
@@ -3605,7 +3674,7 @@ export type EventUpdateWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3623,11 +3692,12 @@ export type EventUpdateWithoutParentInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   image?: Prisma.AttachmentUpdateOneWithoutEventsNestedInput
@@ -3652,7 +3722,7 @@ export type EventUncheckedUpdateWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3671,11 +3741,12 @@ export type EventUncheckedUpdateWithoutParentInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3697,7 +3768,7 @@ export type EventUncheckedUpdateManyWithoutParentInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3716,11 +3787,12 @@ export type EventUncheckedUpdateManyWithoutParentInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   imageId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type EventCreateManyImageInput = {
@@ -3735,7 +3807,7 @@ export type EventCreateManyImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   startLocal: Date | string
   endLocal: Date | string
@@ -3754,11 +3826,12 @@ export type EventCreateManyImageInput = {
   sticky?: boolean
   featured?: boolean
   parentId?: number | null
-  recurrenceRule?: string | null
+  recurrenceRules?: Prisma.EventCreaterecurrenceRulesInput | string[]
   recurrenceStart?: Date | string | null
   recurrenceRdates?: Prisma.EventCreaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventCreaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Date | string | null
+  materializedFrom?: Date | string | null
 }
 
 export type EventUpdateWithoutImageInput = {
@@ -3771,7 +3844,7 @@ export type EventUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3789,11 +3862,12 @@ export type EventUpdateWithoutImageInput = {
   hideFromListings?: Prisma.BoolFieldUpdateOperationsInput | boolean
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   post?: Prisma.PostUpdateOneRequiredWithoutEventNestedInput
   author?: Prisma.UserUpdateOneWithoutEventsNestedInput
   parent?: Prisma.EventUpdateOneWithoutChildrenNestedInput
@@ -3818,7 +3892,7 @@ export type EventUncheckedUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3837,11 +3911,12 @@ export type EventUncheckedUpdateWithoutImageInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   children?: Prisma.EventUncheckedUpdateManyWithoutParentNestedInput
   venues?: Prisma.EventVenueUncheckedUpdateManyWithoutEventNestedInput
   organizers?: Prisma.EventOrganizerUncheckedUpdateManyWithoutEventNestedInput
@@ -3863,7 +3938,7 @@ export type EventUncheckedUpdateManyWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   startLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3882,11 +3957,12 @@ export type EventUncheckedUpdateManyWithoutImageInput = {
   sticky?: Prisma.BoolFieldUpdateOperationsInput | boolean
   featured?: Prisma.BoolFieldUpdateOperationsInput | boolean
   parentId?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  recurrenceRule?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  recurrenceRules?: Prisma.EventUpdaterecurrenceRulesInput | string[]
   recurrenceStart?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   recurrenceRdates?: Prisma.EventUpdaterecurrenceRdatesInput | Date[] | string[]
   recurrenceExdates?: Prisma.EventUpdaterecurrenceExdatesInput | Date[] | string[]
   materializedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  materializedFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -3997,11 +4073,12 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4048,11 +4125,12 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4091,11 +4169,12 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
   image?: boolean | Prisma.Event$imageArgs<ExtArgs>
@@ -4134,14 +4213,15 @@ export type EventSelectScalar = {
   featured?: boolean
   imageId?: boolean
   parentId?: boolean
-  recurrenceRule?: boolean
+  recurrenceRules?: boolean
   recurrenceStart?: boolean
   recurrenceRdates?: boolean
   recurrenceExdates?: boolean
   materializedUntil?: boolean
+  materializedFrom?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "authorId" | "status" | "trashedFromStatus" | "slug" | "title" | "content" | "excerpt" | "password" | "dateUtc" | "dateLocal" | "modifiedUtc" | "modifiedLocal" | "startLocal" | "endLocal" | "startUtc" | "endUtc" | "timezone" | "allDay" | "cost" | "currencySymbol" | "currencyPosition" | "currencyCode" | "website" | "showMap" | "showMapLink" | "hideFromListings" | "sticky" | "featured" | "imageId" | "parentId" | "recurrenceRule" | "recurrenceStart" | "recurrenceRdates" | "recurrenceExdates" | "materializedUntil", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "authorId" | "status" | "trashedFromStatus" | "slug" | "title" | "content" | "excerpt" | "password" | "dateUtc" | "dateLocal" | "modifiedUtc" | "modifiedLocal" | "startLocal" | "endLocal" | "startUtc" | "endUtc" | "timezone" | "allDay" | "cost" | "currencySymbol" | "currencyPosition" | "currencyCode" | "website" | "showMap" | "showMapLink" | "hideFromListings" | "sticky" | "featured" | "imageId" | "parentId" | "recurrenceRules" | "recurrenceStart" | "recurrenceRdates" | "recurrenceExdates" | "materializedUntil" | "materializedFrom", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   post?: boolean | Prisma.PostDefaultArgs<ExtArgs>
   author?: boolean | Prisma.Event$authorArgs<ExtArgs>
@@ -4217,7 +4297,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Publication date as site-local wall time.
      */
     dateLocal: Date
-    modifiedUtc: Date
+    /**
+     * Last modification in UTC; null for a draft never edited since it was created, as WordPress
+     * leaves it ("0000-00-00 00:00:00"; imported so): the REST API shows that, GraphQL `modifiedLocal` in UTC.
+     */
+    modifiedUtc: Date | null
     modifiedLocal: Date
     /**
      * Event-local wall-clock start/end (stored as naive timestamps) ...
@@ -4256,12 +4340,14 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     imageId: number | null
     parentId: number | null
     /**
-     * Recurring series (issue 13): the RFC 5545 RRULE text (no DTSTART line); null for a single
-     * event and for an occurrence. The series row is also its own first occurrence (see EventOccurrence).
+     * Recurring series: the RFC 5545 RRULE texts (no DTSTART line), their union is the series'
+     * rule; none for a series of RDATEs only, a single event and an occurrence. The series row is
+     * also its own first occurrence (see EventOccurrence).
      */
-    recurrenceRule: string | null
+    recurrenceRules: string[]
     /**
-     * DTSTART of the rule, event-local wall clock (the rule's anchor; the row's own start is its first occurrence).
+     * DTSTART of the series, event-local wall clock (the rules' anchor; the row's own start is its
+     * first occurrence); set on a series only, which is how a series is told from other events.
      */
     recurrenceStart: Date | null
     /**
@@ -4273,6 +4359,11 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
      * Occurrences are materialized up to this event-local wall clock (extended as time passes).
      */
     materializedUntil: Date | null
+    /**
+     * ... and from this one: DTSTART, or the first of the last occurrences kept before the series was
+     * written when an open-ended rule began long ago (src/domain/recurrence.ts materializationStart).
+     */
+    materializedFrom: Date | null
   }, ExtArgs["result"]["event"]>
   composites: {}
 }
@@ -4738,11 +4829,12 @@ export interface EventFieldRefs {
   readonly featured: Prisma.FieldRef<"Event", 'Boolean'>
   readonly imageId: Prisma.FieldRef<"Event", 'Int'>
   readonly parentId: Prisma.FieldRef<"Event", 'Int'>
-  readonly recurrenceRule: Prisma.FieldRef<"Event", 'String'>
+  readonly recurrenceRules: Prisma.FieldRef<"Event", 'String[]'>
   readonly recurrenceStart: Prisma.FieldRef<"Event", 'DateTime'>
   readonly recurrenceRdates: Prisma.FieldRef<"Event", 'DateTime[]'>
   readonly recurrenceExdates: Prisma.FieldRef<"Event", 'DateTime[]'>
   readonly materializedUntil: Prisma.FieldRef<"Event", 'DateTime'>
+  readonly materializedFrom: Prisma.FieldRef<"Event", 'DateTime'>
 }
     
 

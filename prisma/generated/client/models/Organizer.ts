@@ -271,7 +271,7 @@ export type OrganizerGroupByOutputType = {
   password: string
   dateUtc: Date | null
   dateLocal: Date
-  modifiedUtc: Date
+  modifiedUtc: Date | null
   modifiedLocal: Date
   phone: string
   website: string
@@ -314,7 +314,7 @@ export type OrganizerWhereInput = {
   password?: Prisma.StringFilter<"Organizer"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Organizer"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
   phone?: Prisma.StringFilter<"Organizer"> | string
   website?: Prisma.StringFilter<"Organizer"> | string
@@ -338,7 +338,7 @@ export type OrganizerOrderByWithRelationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   phone?: Prisma.SortOrder
   website?: Prisma.SortOrder
@@ -365,7 +365,7 @@ export type OrganizerWhereUniqueInput = Prisma.AtLeast<{
   password?: Prisma.StringFilter<"Organizer"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Organizer"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
   phone?: Prisma.StringFilter<"Organizer"> | string
   website?: Prisma.StringFilter<"Organizer"> | string
@@ -389,7 +389,7 @@ export type OrganizerOrderByWithAggregationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   phone?: Prisma.SortOrder
   website?: Prisma.SortOrder
@@ -417,7 +417,7 @@ export type OrganizerScalarWhereWithAggregatesInput = {
   password?: Prisma.StringWithAggregatesFilter<"Organizer"> | string
   dateUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Organizer"> | Date | string | null
   dateLocal?: Prisma.DateTimeWithAggregatesFilter<"Organizer"> | Date | string
-  modifiedUtc?: Prisma.DateTimeWithAggregatesFilter<"Organizer"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Organizer"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeWithAggregatesFilter<"Organizer"> | Date | string
   phone?: Prisma.StringWithAggregatesFilter<"Organizer"> | string
   website?: Prisma.StringWithAggregatesFilter<"Organizer"> | string
@@ -435,7 +435,7 @@ export type OrganizerCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -458,7 +458,7 @@ export type OrganizerUncheckedCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -477,7 +477,7 @@ export type OrganizerUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -500,7 +500,7 @@ export type OrganizerUncheckedUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -521,7 +521,7 @@ export type OrganizerCreateManyInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -539,7 +539,7 @@ export type OrganizerUpdateManyMutationInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -558,7 +558,7 @@ export type OrganizerUncheckedUpdateManyInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -798,7 +798,7 @@ export type OrganizerCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -819,7 +819,7 @@ export type OrganizerUncheckedCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -854,7 +854,7 @@ export type OrganizerUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -875,7 +875,7 @@ export type OrganizerUncheckedUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -894,7 +894,7 @@ export type OrganizerCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -915,7 +915,7 @@ export type OrganizerUncheckedCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -965,7 +965,7 @@ export type OrganizerScalarWhereInput = {
   password?: Prisma.StringFilter<"Organizer"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Organizer"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Organizer"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Organizer"> | Date | string
   phone?: Prisma.StringFilter<"Organizer"> | string
   website?: Prisma.StringFilter<"Organizer"> | string
@@ -983,7 +983,7 @@ export type OrganizerCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1005,7 +1005,7 @@ export type OrganizerUncheckedCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1049,7 +1049,7 @@ export type OrganizerCreateWithoutEventsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1071,7 +1071,7 @@ export type OrganizerUncheckedCreateWithoutEventsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1105,7 +1105,7 @@ export type OrganizerUpdateWithoutEventsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1127,7 +1127,7 @@ export type OrganizerUncheckedUpdateWithoutEventsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1146,7 +1146,7 @@ export type OrganizerCreateManyAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1164,7 +1164,7 @@ export type OrganizerUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1185,7 +1185,7 @@ export type OrganizerUncheckedUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1205,7 +1205,7 @@ export type OrganizerUncheckedUpdateManyWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1225,7 +1225,7 @@ export type OrganizerCreateManyImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   phone?: string
   website?: string
@@ -1242,7 +1242,7 @@ export type OrganizerUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1264,7 +1264,7 @@ export type OrganizerUncheckedUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1284,7 +1284,7 @@ export type OrganizerUncheckedUpdateManyWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   phone?: Prisma.StringFieldUpdateOperationsInput | string
   website?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1455,7 +1455,10 @@ export type $OrganizerPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     password: string
     dateUtc: Date | null
     dateLocal: Date
-    modifiedUtc: Date
+    /**
+     * As Event.modifiedUtc: null for a draft never edited since it was created.
+     */
+    modifiedUtc: Date | null
     modifiedLocal: Date
     phone: string
     website: string

@@ -339,7 +339,7 @@ export type VenueGroupByOutputType = {
   password: string
   dateUtc: Date | null
   dateLocal: Date
-  modifiedUtc: Date
+  modifiedUtc: Date | null
   modifiedLocal: Date
   address: string
   city: string
@@ -392,7 +392,7 @@ export type VenueWhereInput = {
   password?: Prisma.StringFilter<"Venue"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Venue"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
   address?: Prisma.StringFilter<"Venue"> | string
   city?: Prisma.StringFilter<"Venue"> | string
@@ -426,7 +426,7 @@ export type VenueOrderByWithRelationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   address?: Prisma.SortOrder
   city?: Prisma.SortOrder
@@ -463,7 +463,7 @@ export type VenueWhereUniqueInput = Prisma.AtLeast<{
   password?: Prisma.StringFilter<"Venue"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Venue"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
   address?: Prisma.StringFilter<"Venue"> | string
   city?: Prisma.StringFilter<"Venue"> | string
@@ -497,7 +497,7 @@ export type VenueOrderByWithAggregationInput = {
   password?: Prisma.SortOrder
   dateUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   dateLocal?: Prisma.SortOrder
-  modifiedUtc?: Prisma.SortOrder
+  modifiedUtc?: Prisma.SortOrderInput | Prisma.SortOrder
   modifiedLocal?: Prisma.SortOrder
   address?: Prisma.SortOrder
   city?: Prisma.SortOrder
@@ -535,7 +535,7 @@ export type VenueScalarWhereWithAggregatesInput = {
   password?: Prisma.StringWithAggregatesFilter<"Venue"> | string
   dateUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Venue"> | Date | string | null
   dateLocal?: Prisma.DateTimeWithAggregatesFilter<"Venue"> | Date | string
-  modifiedUtc?: Prisma.DateTimeWithAggregatesFilter<"Venue"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableWithAggregatesFilter<"Venue"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeWithAggregatesFilter<"Venue"> | Date | string
   address?: Prisma.StringWithAggregatesFilter<"Venue"> | string
   city?: Prisma.StringWithAggregatesFilter<"Venue"> | string
@@ -563,7 +563,7 @@ export type VenueCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -596,7 +596,7 @@ export type VenueUncheckedCreateInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -625,7 +625,7 @@ export type VenueUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -658,7 +658,7 @@ export type VenueUncheckedUpdateInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -689,7 +689,7 @@ export type VenueCreateManyInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -717,7 +717,7 @@ export type VenueUpdateManyMutationInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -746,7 +746,7 @@ export type VenueUncheckedUpdateManyInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1038,7 +1038,7 @@ export type VenueCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1069,7 +1069,7 @@ export type VenueUncheckedCreateWithoutPostInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1114,7 +1114,7 @@ export type VenueUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1145,7 +1145,7 @@ export type VenueUncheckedUpdateWithoutPostInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1174,7 +1174,7 @@ export type VenueCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1205,7 +1205,7 @@ export type VenueUncheckedCreateWithoutAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1265,7 +1265,7 @@ export type VenueScalarWhereInput = {
   password?: Prisma.StringFilter<"Venue"> | string
   dateUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   dateLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
-  modifiedUtc?: Prisma.DateTimeFilter<"Venue"> | Date | string
+  modifiedUtc?: Prisma.DateTimeNullableFilter<"Venue"> | Date | string | null
   modifiedLocal?: Prisma.DateTimeFilter<"Venue"> | Date | string
   address?: Prisma.StringFilter<"Venue"> | string
   city?: Prisma.StringFilter<"Venue"> | string
@@ -1293,7 +1293,7 @@ export type VenueCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1325,7 +1325,7 @@ export type VenueUncheckedCreateWithoutImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1379,7 +1379,7 @@ export type VenueCreateWithoutEventsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1411,7 +1411,7 @@ export type VenueUncheckedCreateWithoutEventsInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1455,7 +1455,7 @@ export type VenueUpdateWithoutEventsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1487,7 +1487,7 @@ export type VenueUncheckedUpdateWithoutEventsInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1516,7 +1516,7 @@ export type VenueCreateManyAuthorInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1544,7 +1544,7 @@ export type VenueUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1575,7 +1575,7 @@ export type VenueUncheckedUpdateWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1605,7 +1605,7 @@ export type VenueUncheckedUpdateManyWithoutAuthorInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1635,7 +1635,7 @@ export type VenueCreateManyImageInput = {
   password?: string
   dateUtc?: Date | string | null
   dateLocal: Date | string
-  modifiedUtc: Date | string
+  modifiedUtc?: Date | string | null
   modifiedLocal: Date | string
   address?: string
   city?: string
@@ -1662,7 +1662,7 @@ export type VenueUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1694,7 +1694,7 @@ export type VenueUncheckedUpdateWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1724,7 +1724,7 @@ export type VenueUncheckedUpdateManyWithoutImageInput = {
   password?: Prisma.StringFieldUpdateOperationsInput | string
   dateUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   dateLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  modifiedUtc?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  modifiedUtc?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   modifiedLocal?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   city?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1945,7 +1945,10 @@ export type $VenuePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     password: string
     dateUtc: Date | null
     dateLocal: Date
-    modifiedUtc: Date
+    /**
+     * As Event.modifiedUtc: null for a draft never edited since it was created.
+     */
+    modifiedUtc: Date | null
     modifiedLocal: Date
     address: string
     city: string
