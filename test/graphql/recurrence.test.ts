@@ -136,7 +136,7 @@ describe('rule expansion on wall clocks', () => {
     // Begun seven years ago: the last 1000 days before now (2026-11-21 06:55 in New York), and 730 days ahead.
     expect(old.startDate).toBe('2024-02-25 07:00:00');
     expect(old.recurrence.start).toBe('2019-01-01 07:00:00');
-    const q = `query($id: Int) { event(id: $id) { occurrences(first: 1000, after: "2026-11-22") { startDate } } }`;
+    const q = `query($id: ID) { event(id: $id) { occurrences(first: 1000, after: "2026-11-22") { startDate } } }`;
     const ahead = (await h.ok(q, { id: old.databaseId })).event.occurrences;
     expect(ahead).toHaveLength(729);
     expect(ahead.at(-1).startDate).toBe('2028-11-19 07:00:00');

@@ -219,7 +219,7 @@ describe('import from a WordPress site with every status', { timeout: 120_000 },
     const shape = (e: Record<string, unknown>) => ({ status: e.status, date_utc: e.date_utc, modified_utc: e.modified_utc, slug: e.slug, modified: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(String(e.modified)) });
     expect(shape(answer)).toEqual(shape(recorded));
     expect(answer.modified).not.toBe(ZERO);
-    const gql = await target.graphql(`query($id: Int) { event(id: $id) { editedDateUtc modifiedDateUtc } }`, { id: draft.id });
+    const gql = await target.graphql(`query($id: ID) { event(id: $id) { editedDateUtc modifiedDateUtc } }`, { id: draft.id });
     expect(gql.data.event.editedDateUtc).toBeNull();
     expect(gql.data.event.modifiedDateUtc).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect((await target.api(`/events/${draft.id}`, { method: 'POST', as: 'admin', body: { title: 'Another draft, edited' } })).status).toBe(200);

@@ -130,9 +130,9 @@ describe('iCal feed text and the series iCalendar can describe', () => {
 
   it('writes an all-day override’s RECURRENCE-ID as a DATE, several RRULEs, and DTSTART among the RDATEs of a series without rule', async () => {
     const create = (input: Record<string, unknown>) =>
-      s.graphql(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on Event { databaseId occurrences { databaseId startDate } } ... on Error { code message } } }`, { input });
+      s.graphql(`mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`, { input });
     const days = await create({ title: 'Bin day', startDate: '2027-06-03', endDate: '2027-06-03', allDay: true, recurrence: { rule: 'FREQ=WEEKLY;COUNT=3' } });
-    const second = days.data.createEvent.occurrences[1].databaseId;
+    const second = days.data.createEvent.event.occurrences[1].databaseId;
     expect((await s.api(`/events/${second}`, { method: 'POST', as: 'admin', body: { start_date: '2027-06-11', end_date: '2027-06-11', all_day: true } })).status).toBe(200);
     await create({ title: 'Two rules', startDate: '2027-06-07 18:00:00', endDate: '2027-06-07 19:00:00', timezone: 'UTC', recurrence: { rules: ['FREQ=WEEKLY;BYDAY=MO;COUNT=2', 'FREQ=WEEKLY;BYDAY=WE;COUNT=2'] } });
     await create({ title: 'Dates', startDate: '2027-06-20 09:00:00', endDate: '2027-06-20 10:00:00', timezone: 'UTC', recurrence: { rdates: ['2027-06-27 09:00:00'] } });
