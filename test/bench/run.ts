@@ -105,7 +105,8 @@ function serverScript(): string {
   }
   return existsSync(path.join(productRoot, 'src/server/main.ts')) ? 'src/server/main.ts' : 'src/server.ts';
 }
-const ADMIN = { login: 'bench-admin', password: `bench-${process.pid}-${Date.now().toString(36)}` };
+/** A kept database keeps the administrator the first run created: its password must stay the same. */
+const ADMIN = { login: 'bench-admin', password: KEEP_DB ? `bench-${KEEP_DB}` : `bench-${process.pid}-${Date.now().toString(36)}` };
 const NS = '/wp-json/cal/events/v1';
 
 type Backend = 'pglite' | 'postgres';
