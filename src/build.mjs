@@ -201,6 +201,10 @@ try {
     external: BUNDLE_EXTERNAL,
     // CommonJS packages inside an ES module bundle call `require` for Node's built-in modules.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    // Whitespace and syntax only (names stay, for profiles and stack traces): 4.6 → 3.2 MB for V8 to
+    // parse at every start, ~5 % of a start's CPU.
+    minifyWhitespace: true,
+    minifySyntax: true,
     plugins: [keepFileUrls, queryCompilerFromFile, graphqlAsEsm],
     platform: 'node',
     format: 'esm',
