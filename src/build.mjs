@@ -13,7 +13,6 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'dist');
@@ -58,6 +57,8 @@ const ifStale = process.argv.includes('--if-stale');
 const now = inputs();
 const stamp = readStamp();
 if (ifStale && stamp && stamp.list === now.list && now.newest <= stamp.mtime) process.exit(0);
+// Loaded only to build: `npm start` runs this check first, and loading esbuild took ~40 % of it.
+const { build } = await import('esbuild');
 // A removed source would otherwise live on in dist/ (operations are read by directory listing).
 if (stamp && stamp.list !== now.list) rmSync(dist, { recursive: true, force: true });
 
@@ -200,6 +201,10 @@ try {
     external: BUNDLE_EXTERNAL,
     // CommonJS packages inside an ES module bundle call `require` for Node's built-in modules.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    // Whitespace and syntax only (names stay, for profiles and stack traces): 4.6 → 3.2 MB for V8 to
+    // parse at every start, ~5 % of a start's CPU.
+    minifyWhitespace: true,
+    minifySyntax: true,
     plugins: [keepFileUrls, queryCompilerFromFile, graphqlAsEsm],
     platform: 'node',
     format: 'esm',

@@ -74,16 +74,21 @@ export interface DefaultWindow {
   endDateRaw: string;
 }
 
-/** The last pair computed: one request asks for it several times (each REST default, the list's window) at one clock. */
-let lastDefaultWindow: { at: number; siteTimezone: string; window: DefaultWindow } | null = null;
+/**
+ * The last pair computed, by the second of the clock: one request asks for it several times (each
+ * REST default, the list's window), and the requests of one second share it (both bounds are
+ * written to the second, so any instant within it gives the same pair; parsing the two relative
+ * dates costs more than the rest of a small read's list query).
+ */
+let lastDefaultWindow: { second: number; siteTimezone: string; window: DefaultWindow } | null = null;
 
 /** The raw default `startDate`/`endDate` pair (§5.5 "Defaults"), before normalization. */
 export function defaultWindow({ now = new Date(), siteTimezone }: { now?: Date; siteTimezone: string }): DefaultWindow {
-  const at = now.getTime();
+  const second = Math.floor(now.getTime() / 1000);
   const last = lastDefaultWindow;
-  if (last && last.at === at && last.siteTimezone === siteTimezone) return { ...last.window };
+  if (last && last.second === second && last.siteTimezone === siteTimezone) return { ...last.window };
   const window = computeDefaultWindow(now, siteTimezone);
-  lastDefaultWindow = { at, siteTimezone, window };
+  lastDefaultWindow = { second, siteTimezone, window };
   return { ...window };
 }
 

@@ -61,13 +61,23 @@ logger.info({ transport: changes.transport }, 'change bus ready');
 // Needed by any cache that keeps read results: the response cache, or the presented records alone.
 const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
 const { app, cache, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
-// Recurring series: materialize occurrences as the horizon moves forward (issue 13).
-const stopHorizonTimer = startHorizonTimer(
-  () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
-  (err) => logger.error({ err }, 'recurrence horizon check failed'),
-  undefined,
-  () => cache.written(),
-);
+// Recurring series: materialize occurrences as the horizon moves forward. The first
+// check waits a second after the server listens: compiling its queries (Prisma's query compiler,
+// WebAssembly) was about a tenth of the CPU of a start, and a check made hourly loses nothing by
+// starting a second late.
+let stopHorizonTimer = () => {};
+const startHorizonChecks = () => {
+  const delay = setTimeout(() => {
+    stopHorizonTimer = startHorizonTimer(
+      () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
+      (err) => logger.error({ err }, 'recurrence horizon check failed'),
+      undefined,
+      () => cache.written(),
+    );
+  }, 1000);
+  delay.unref();
+  stopHorizonTimer = () => clearTimeout(delay);
+};
 const server = createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app.callback());
 server.keepAliveTimeout = 65_000;
 websockets.attach(server);
@@ -76,6 +86,7 @@ server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, database: db.kind }, `cal-events listening on http://${config.host}:${port}`);
+  startHorizonChecks();
 });
 
 let stopping = false;

@@ -82,6 +82,9 @@ const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
 const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
 const BYTECACHE = !/^(0|false|no)$/i.test(env.BENCH_BYTECACHE ?? '1');
 const EDGE = !/^(0|false|no)$/i.test(env.BENCH_EDGE ?? '1');
+/** Name prefix of PostgreSQL databases kept (and reused) between runs, one per size: `<prefix>_<size>`. */
+const KEEP_DB = env.BENCH_KEEP_DB?.trim() || null;
+if (KEEP_DB && !/^[a-z_][a-z0-9_]*$/.test(KEEP_DB)) throw new Error(`BENCH_KEEP_DB: not a plain database name: ${KEEP_DB}`);
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? 'bench/results.json');
 const COMPARE_URL = env.BENCH_COMPARE_URL?.trim() ? new URL(env.BENCH_COMPARE_URL.trim().replace(/\/+$/, '')) : null;
 const SITE_TZ = 'America/New_York';
@@ -102,7 +105,8 @@ function serverScript(): string {
   }
   return existsSync(path.join(productRoot, 'src/server/main.ts')) ? 'src/server/main.ts' : 'src/server.ts';
 }
-const ADMIN = { login: 'bench-admin', password: `bench-${process.pid}-${Date.now().toString(36)}` };
+/** A kept database keeps the administrator the first run created: its password must stay the same. */
+const ADMIN = { login: 'bench-admin', password: KEEP_DB ? `bench-${KEEP_DB}` : `bench-${process.pid}-${Date.now().toString(36)}` };
 const NS = '/wp-json/cal/events/v1';
 
 type Backend = 'pglite' | 'postgres';
@@ -121,6 +125,23 @@ interface Scenario {
   headers?: Record<string, string>;
   auth?: boolean;
   expect: number;
+  /** A GraphQL request: an answer with `errors` fails the check. */
+  graphql?: boolean;
+}
+
+/** An anonymous GraphQL read. */
+function graphqlScenario(key: string, label: string, body: (s: SeedInfo) => { query: string; variables?: object }): Scenario {
+  return {
+    key,
+    label,
+    method: 'POST',
+    target: 'server',
+    path: () => '/graphql',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: (s) => JSON.stringify(body(s)),
+    expect: 200,
+    graphql: true,
+  };
 }
 
 function rotate<T>(items: T[], f: (x: T) => string): () => string {
@@ -152,8 +173,29 @@ const SCENARIOS: Scenario[] = [
     path: (s) => rotate(s.sampleEvents, (e) => `${NS}/events/by-slug/${e.slug}`),
     expect: 200,
   },
+  {
+    key: 'categoryFilter',
+    label: 'GET /events?categories',
+    method: 'GET',
+    target: 'server',
+    path: (s) => `${NS}/events?categories=${s.topCategories[0].id}`,
+    expect: 200,
+  },
   { key: 'venues', label: 'GET /venues', method: 'GET', target: 'server', path: () => `${NS}/venues`, expect: 200 },
+  { key: 'organizers', label: 'GET /organizers', method: 'GET', target: 'server', path: () => `${NS}/organizers`, expect: 200 },
   { key: 'categories', label: 'GET /categories', method: 'GET', target: 'server', path: () => `${NS}/categories`, expect: 200 },
+  graphqlScenario('graphqlCount', 'GraphQL events(first: 10) { totalCount … }', () => ({
+    query: '{ events(first: 10) { totalCount edges { node { databaseId title startDate } } } }',
+  })),
+  graphqlScenario('graphqlCategoryCount', 'GraphQL events(first: 10, categories) { totalCount … }', (s) => ({
+    query: `{ events(first: 10, filter: { categories: ["${s.topCategories[0].id}"] }) { totalCount edges { node { databaseId title startDate } } } }`,
+  })),
+  graphqlScenario('graphqlVenues', 'GraphQL venues(first: 10) { totalCount … }', () => ({
+    query: '{ venues(first: 10) { totalCount edges { node { databaseId name city } } } }',
+  })),
+  graphqlScenario('graphqlOrganizers', 'GraphQL organizers(first: 10) { totalCount … }', () => ({
+    query: '{ organizers(first: 10) { totalCount edges { node { databaseId name email } } } }',
+  })),
   {
     key: 'graphql50',
     label: 'GraphQL EventsArchive(perPage: 50)',
@@ -163,6 +205,7 @@ const SCENARIOS: Scenario[] = [
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: () => JSON.stringify({ query: eventsArchiveDocument(productRoot), operationName: 'EventsArchive', variables: { perPage: 50, page: 1 } }),
     expect: 200,
+    graphql: true,
   },
   {
     // Last in a round: it adds events (outside the default window: they start in 2001).
@@ -238,12 +281,14 @@ interface RunResult {
   /** Spawn to the first answer of /healthz (a seeded, migrated database). */
   startMs: number;
   rss: { startupMB: number; idleMB?: number; roundMaxMB: number[]; afterRoundMB: number[]; breakdown: Record<string, Record<string, number>> };
-  explain?: { sql: string; values: unknown[]; plan: string }[];
+  explain?: { scenario: string; sql: string; values: unknown[]; plan: string }[];
   profile?: ProfileSummary;
   /** GET /events?per_page=50 from the byte cache next to a static server sending the same bytes. */
   byteCache?: ByteCacheRun;
   /** Server CPU of one uncached 50-event page, REST and GraphQL, sequential requests (uncached-page.ts). */
   uncachedPage?: UncachedPage;
+  /** The minimal handler's 50-event page, measured as `uncachedPage.scratch` is, in alternation with it (PostgreSQL). */
+  minimalPage?: UncachedPage;
   /** Reads and authenticated writes at once, at fixed connection counts (BENCH_MIXED). */
   mixed?: { reads: LoadResult; writes: LoadResult; load1: number };
 }
@@ -313,7 +358,7 @@ async function sqlPerRequest(child: Child, sc: Scenario, seed: SeedInfo) {
     const res = await fetch(child.baseUrl + p, { method: sc.method, headers: req.headers, body });
     const text = await res.text();
     if (res.status !== sc.expect) throw new Error(`${sc.label}: expected ${sc.expect}, got ${res.status}: ${text.slice(0, 500)}`);
-    if (sc.key === 'graphql50' && JSON.parse(text).errors) throw new Error(`${sc.label}: GraphQL errors: ${text.slice(0, 500)}`);
+    if (sc.graphql && JSON.parse(text).errors) throw new Error(`${sc.label}: GraphQL errors: ${text.slice(0, 500)}`);
     return { header: res.headers.get('x-sql-queries'), bytes: Buffer.byteLength(text), text };
   };
   const first = await send();
@@ -417,13 +462,37 @@ function mixedLine(m: NonNullable<RunResult['mixed']>): string {
   );
 }
 
-async function explain(run: (sql: string, values: unknown[]) => Promise<string>, statements: { sql: string; values: unknown[] }[]) {
-  const out: { sql: string; values: unknown[]; plan: string }[] = [];
+async function explain(run: (sql: string, values: unknown[]) => Promise<string>, statements: { scenario: string; sql: string; values: unknown[] }[]) {
+  const out: { scenario: string; sql: string; values: unknown[]; plan: string }[] = [];
   for (const st of statements) {
+    if (!/^\s*(SELECT|WITH)\b/i.test(st.sql)) continue;
     await run(st.sql, st.values); // warm the cache; keep the second plan
-    out.push({ sql: st.sql, values: st.values, plan: await run(st.sql, st.values) });
+    out.push({ ...st, plan: await run(st.sql, st.values) });
   }
   return out;
+}
+
+/**
+ * A seeded database kept between runs (BENCH_KEEP_DB): seeding 100k events takes minutes. The seed's
+ * summary rides along as the database's comment; a database without one is (re)seeded. Migrations
+ * newer than the seed are applied by the server's start, as on any existing calendar.
+ */
+async function keptDatabase(name: string, size: number): Promise<{ url: string; seed: SeedInfo }> {
+  const url = dbUrl(name);
+  const comment = await admin(ADMIN_URL, async (c) => {
+    const { rows } = await c.query<{ comment: string | null }>('SELECT shobj_description(oid, \'pg_database\') AS comment FROM pg_database WHERE datname = $1', [name]);
+    if (!rows.length) await c.query(`CREATE DATABASE "${name}"`);
+    return rows[0]?.comment ?? null;
+  });
+  if (comment?.startsWith('{')) {
+    const seed = JSON.parse(comment) as SeedInfo;
+    console.error(`reusing ${name} (${seed.events} events, seeded earlier; BENCH_KEEP_DB)`);
+    return { url, seed: { ...seed, seconds: 0 } };
+  }
+  const seed = await seedUrl(url, undefined, { events: size, siteTimezone: SITE_TZ, label: `seed ${size} postgres (kept as ${name})` });
+  await admin(url, (c) => c.query(`VACUUM ANALYZE`));
+  await admin(ADMIN_URL, (c) => c.query(`COMMENT ON DATABASE "${name}" IS ${pg.escapeLiteral(JSON.stringify(seed))}`));
+  return { url, seed };
 }
 
 async function benchOne(size: number, backend: Backend, profileHere: boolean) {
@@ -433,7 +502,10 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   let dataDir: string | undefined;
   let seed: SeedInfo;
   const t0 = Date.now();
-  if (backend === 'postgres') {
+  if (backend === 'postgres' && KEEP_DB) {
+    ({ url: pgUrl, seed } = await keptDatabase(`${KEEP_DB}_${size}`, size));
+    serverEnv = { DATABASE_URL: pgUrl, CAL_DATA_DIR: undefined };
+  } else if (backend === 'postgres') {
     const name = `cal_bench_${process.pid}_${size}`;
     await admin(ADMIN_URL, (c) => c.query(`CREATE DATABASE "${name}"`));
     cleanups.push(() => admin(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined));
@@ -458,6 +530,8 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     CAL_SITE_URL: undefined,
     // Uncached figures unless asked otherwise: the response cache would answer repeated reads.
     CAL_CACHE_TTL_S: env.BENCH_CACHE_TTL_S ?? '0',
+    // Presented records too (rest-facade/presenters/presented.ts): every read from scratch unless asked.
+    CAL_PRESENTED_TTL_S: env.BENCH_PRESENTED_TTL_S ?? '0',
   };
   const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, readyPath: '/healthz', label: 'server' });
   const rss = rssSampler(server.pid);
@@ -496,10 +570,14 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   const staticBodies: Record<string, string> = {};
   for (const sc of STATIC) staticBodies[sc.path(seed) as string] = await (await fetch(server.baseUrl + (sc.path(seed) as string))).text();
 
-  // The statements of the main list, for EXPLAIN ANALYZE.
-  await server.record();
-  await fetch(`${server.baseUrl}${NS}/events?per_page=50`).then((r) => r.text());
-  const listStatements = await server.dump();
+  // The statements of every read, for EXPLAIN ANALYZE.
+  const listStatements: { scenario: string; sql: string; values: unknown[] }[] = [];
+  for (const sc of selected.filter((x) => x.method === 'GET' || x.graphql)) {
+    const req = requestOf(sc, seed).one();
+    await server.record();
+    await fetch(server.baseUrl + req.path, { method: sc.method, headers: requestOf(sc, seed).headers, body: req.body }).then((r) => r.text());
+    for (const st of await server.dump()) listStatements.push({ scenario: sc.label, ...st });
+  }
 
   const dbClient = pgUrl ? new pg.Client({ connectionString: pgUrl }) : null;
   await dbClient?.connect();
@@ -527,23 +605,49 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   rss.stop();
   await server.stop();
 
-  // The same reads with the response cache off (CAL_CACHE_TTL_S=0), side by side with the cached rows above.
+  const dbTotal = dbCpu
+    ? async () => {
+        let ms = 0;
+        for (const v of (await dbCpu()).values()) ms += v;
+        return ms;
+      }
+    : undefined;
   if (UNCACHED) {
-    const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'uncached server' });
-    const prss = rssSampler(plain.pid);
-    result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot });
-    for (const sc of selected.filter((x) => x.key !== 'create')) {
-      const cached = result.scenarios.find((x) => x.key === sc.key)!;
-      const entry: ScenarioResult = { ...cached, key: `${sc.key}:uncached`, label: `${sc.label} (uncached)`, runs: [] };
-      for (const conns of CONNECTIONS) entry.runs.push(await measure(plain, { ...sc, label: entry.label }, seed, conns, 1, prss, dbCpu));
-      result.scenarios.push(entry);
-    }
-    prss.stop();
+    // One page with the presented records the default keeps (only the response cache off).
+    const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: env.BENCH_PRESENTED_TTL_S }, sqlPreload: true, label: 'server, response cache off' });
+    result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot, dbCpuMs: dbTotal });
     await plain.stop();
-    // The same page with presented records off (rest-facade/presenters/presented.ts): every event presented from scratch.
-    const scratch = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: '0' }, sqlPreload: true, label: 'server without presented records' });
-    result.uncachedPage.scratch = await measureUncachedPage(scratch.baseUrl, scratch.pid, { root: productRoot });
+    // Every cache off (CAL_CACHE_TTL_S=0 CAL_PRESENTED_TTL_S=0): every event presented from scratch.
+    const scratch = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: '0' }, sqlPreload: true, label: 'server, every cache off' });
+    if (childEnv.CAL_CACHE_TTL_S !== '0' || childEnv.CAL_PRESENTED_TTL_S !== '0') {
+      // The rows above had caches on: the same reads from scratch, side by side.
+      const prss = rssSampler(scratch.pid);
+      for (const sc of selected.filter((x) => x.key !== 'create')) {
+        const cached = result.scenarios.find((x) => x.key === sc.key)!;
+        const entry: ScenarioResult = { ...cached, key: `${sc.key}:uncached`, label: `${sc.label} (uncached)`, runs: [] };
+        for (const conns of CONNECTIONS) entry.runs.push(await measure(scratch, { ...sc, label: entry.label }, seed, conns, 1, prss, dbCpu));
+        result.scenarios.push(entry);
+      }
+      prss.stop();
+    }
+    if (pgUrl) {
+      // The from-scratch page and the minimal handler's, in alternation on one database (a busy
+      // machine then weighs on both alike).
+      const minimal = await startChild({ script: 'test/bench/minimal-handler.ts', env: { ...serverEnv, CAL_TIMEZONE: SITE_TZ }, label: 'minimal handler' });
+      const ours: UncachedPage[] = [];
+      const theirs: UncachedPage[] = [];
+      for (let i = 0; i < 3; i++) {
+        ours.push(await measureUncachedPage(scratch.baseUrl, scratch.pid, { root: productRoot, dbCpuMs: dbTotal, batches: 3, warmup: i ? 0 : undefined }));
+        theirs.push(await measureUncachedPage(minimal.baseUrl, minimal.pid, { graphql: false, dbCpuMs: dbTotal, batches: 3, warmup: i ? 0 : undefined }));
+      }
+      result.uncachedPage.scratch = medianPage(ours);
+      result.minimalPage = medianPage(theirs);
+      await minimal.stop();
+    } else {
+      result.uncachedPage.scratch = await measureUncachedPage(scratch.baseUrl, scratch.pid, { root: productRoot });
+    }
     console.error(formatUncachedPage(result.uncachedPage));
+    if (result.minimalPage) console.error(minimalPageLine(result.uncachedPage.scratch, result.minimalPage));
     await scratch.stop();
   }
 
@@ -585,9 +689,37 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
   if (COMPARE_URL) await compareWith(COMPARE_URL, result, seed);
   if (profileHere) result.profile = await profileServer(childEnv, seed);
 
-  // Drop this size's database / directory now rather than at exit.
-  const done = cleanups.pop();
-  await done?.();
+  // Drop this size's database / directory now rather than at exit (a kept database stays).
+  if (!(backend === 'postgres' && KEEP_DB)) await cleanups.pop()?.();
+}
+
+/** Field by field, the median of several measures of one page. */
+function medianPage(pages: UncachedPage[]): UncachedPage {
+  const med = (f: (u: UncachedPage) => number | undefined) => {
+    const xs = pages.map(f).filter((x): x is number => x !== undefined && Number.isFinite(x)).sort((a, b) => a - b);
+    return xs.length ? xs[xs.length >> 1]! : NaN;
+  };
+  const restMs = med((u) => u.restMs);
+  const graphqlMs = med((u) => u.graphqlMs);
+  return {
+    ...pages[0]!,
+    restMs,
+    graphqlMs,
+    ratio: +(restMs / graphqlMs).toFixed(2),
+    restDbMs: med((u) => u.restDbMs),
+    graphqlDbMs: med((u) => u.graphqlDbMs),
+    batches: pages.reduce((a, u) => a + u.batches, 0),
+  };
+}
+
+/** The from-scratch page against the minimal handler's: server CPU, and server + database CPU. */
+function minimalPageLine(ours: UncachedPage | undefined, minimal: UncachedPage): string {
+  if (!ours) return '';
+  const both = (u: UncachedPage) => u.restMs + (u.restDbMs ?? 0);
+  return (
+    `from-scratch 50-event page vs minimal handler (server CPU, + database CPU): ours ${ours.restMs} + ${f1(ours.restDbMs)} ms, ` +
+    `minimal ${minimal.restMs} + ${f1(minimal.restDbMs)} ms → ${(ours.restMs / minimal.restMs).toFixed(2)}× server CPU, ${(both(ours) / both(minimal)).toFixed(2)}× with the database`
+  );
 }
 
 /** One server run under --cpu-prof while GET /events?per_page=50 is hammered at the highest connection count. */
@@ -888,6 +1020,31 @@ function targets(): Target[] {
       });
     }
   }
+  for (const backend of BACKENDS) {
+    const g = growthRows(backend, Math.min(...CONNECTIONS));
+    for (const r of g?.rows ?? []) {
+      out.push({
+        what: `${backend} p50 ${r.label} ${g!.small.size / 1000}k → ${g!.large.size / 1000}k (c=${Math.min(...CONNECTIONS)})`,
+        target: '< 2×',
+        measured: `${r.a.p50} → ${r.b.p50} ms (${r.p50Growth.toFixed(2)}×)`,
+        ok: r.p50Growth < 2,
+      });
+    }
+  }
+  for (const r of results) {
+    const z = r.uncachedPage?.scratch;
+    if (z && r.minimalPage) {
+      out.push({ what: `${r.size / 1000}k ${r.backend} from-scratch per_page=50 ÷ minimal, server CPU`, target: '≤ 2', measured: `${(z.restMs / r.minimalPage.restMs).toFixed(2)} (${z.restMs} / ${r.minimalPage.restMs} ms)`, ok: z.restMs / r.minimalPage.restMs <= 2 });
+    }
+    const cpu = (k: string) => {
+      const m = last(r.scenarios.find((s) => s.key === k)?.runs ?? [], Math.min(...CONNECTIONS));
+      return m?.cpuMsPerReq != null ? m.cpuMsPerReq + (m.dbCpuMsPerReq ?? 0) : null;
+    };
+    const [search, plain] = [cpu('search'), cpu('events')];
+    if (search && plain) {
+      out.push({ what: `${r.size / 1000}k ${r.backend} search+category ÷ GET /events, CPU+DB per request`, target: '≤ 2', measured: `${(search / plain).toFixed(2)} (${search.toFixed(1)} / ${plain.toFixed(1)} ms)`, ok: search / plain <= 2 });
+    }
+  }
   const listSql = results.flatMap((r) => r.scenarios.filter((s) => ['events', 'events50', 'search', 'venues', 'categories', 'graphql50'].includes(s.key)).map((s) => s.sqlPerRequest ?? 0));
   if (listSql.length) out.push({ what: 'SQL per list request (max over lists)', target: '≤ 6', measured: String(Math.max(...listSql)), ok: Math.max(...listSql) <= 6 });
   const rssMax = Math.max(...results.flatMap((r) => r.rss.roundMaxMB));
@@ -895,7 +1052,7 @@ function targets(): Target[] {
   for (const r of results) {
     const limit = r.backend === 'postgres' ? 150 : 300;
     if (r.rss.idleMB !== undefined) out.push({ what: `${r.size / 1000}k ${r.backend} idle RSS`, target: `≤ ${limit} MB`, measured: `${r.rss.idleMB} MB`, ok: r.rss.idleMB <= limit });
-    out.push({ what: `${r.size / 1000}k ${r.backend} start to /healthz`, target: '≤ 2000 ms', measured: `${r.startMs} ms`, ok: r.startMs <= 2000 });
+    out.push({ what: `${r.size / 1000}k ${r.backend} start to /healthz`, target: '≤ 1000 ms', measured: `${r.startMs} ms`, ok: r.startMs <= 1000 });
     const u = r.uncachedPage;
     if (u) {
       out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50, server CPU`, target: '≤ 15 ms', measured: `${u.restMs} ms`, ok: u.restMs <= 15 });
@@ -918,6 +1075,45 @@ function targets(): Target[] {
   return out;
 }
 
+/** Reads of the server (not the minimal handler, the floors or the other implementation). */
+const isServerRead = (s: ScenarioResult) => SCENARIOS.some((x) => x.key === s.key.replace(/:uncached$/, '') && x.key !== 'create');
+
+/** Per backend, every read at the smallest and the largest size side by side, with the growth of p50 and of CPU per request. */
+function growthRows(backend: Backend, conns: number) {
+  const runs = results.filter((r) => r.backend === backend).sort((a, b) => a.size - b.size);
+  if (runs.length < 2) return null;
+  const [small, large] = [runs[0]!, runs.at(-1)!];
+  const cpu = (m: Measurement | undefined) => (m?.cpuMsPerReq != null ? m.cpuMsPerReq + (m.dbCpuMsPerReq ?? 0) : null);
+  const rows = small.scenarios.filter(isServerRead).flatMap((s) => {
+    const a = last(s.runs, conns);
+    const b = last(large.scenarios.find((x) => x.key === s.key)?.runs ?? [], conns);
+    return a && b ? [{ key: s.key, label: s.label, a, b, p50Growth: b.p50 / a.p50, cpuA: cpu(a), cpuB: cpu(b) }] : [];
+  });
+  return { small, large, rows };
+}
+
+function growthTable(backend: Backend): string[] {
+  const out: string[] = [];
+  for (const c of CONNECTIONS) {
+    const g = growthRows(backend, c);
+    if (!g) return out;
+    const head = ['read (every cache off)', `p50 ${g.small.size / 1000}k`, `p50 ${g.large.size / 1000}k`, 'growth', `CPU+DB ${g.small.size / 1000}k`, `CPU+DB ${g.large.size / 1000}k`, 'growth'];
+    const rows = g.rows.map((r) => [
+      r.label,
+      f1(r.a.p50, 2),
+      f1(r.b.p50, 2),
+      `${r.p50Growth.toFixed(2)}×`,
+      f1(r.cpuA, 1),
+      f1(r.cpuB, 1),
+      r.cpuA && r.cpuB ? `${(r.cpuB / r.cpuA).toFixed(2)}×` : '–',
+    ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+    const fmt = (row: string[]) => row.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
+    out.push(`\n## ${backend}: ${g.small.size} → ${g.large.size} events, c=${c} (ms; CPU+DB = server + database CPU per request)\n`, fmt(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt));
+  }
+  return out;
+}
+
 function report(): string {
   const parts: string[] = [];
   for (const r of results) {
@@ -937,12 +1133,14 @@ function report(): string {
     parts.push(...floorRatios(r));
     if (r.byteCache) parts.push(...byteCacheLines(r.byteCache));
     if (r.uncachedPage) parts.push(formatUncachedPage(r.uncachedPage));
+    if (r.minimalPage) parts.push(minimalPageLine(r.uncachedPage?.scratch, r.minimalPage));
     parts.push(`server start to /healthz: ${r.startMs} ms`);
     parts.push(`server RSS: ${r.rss.startupMB} MB at start, ${r.rss.idleMB ?? '?'} MB idle after warm-up; max ${r.rss.roundMaxMB.map((v, i) => `r${i + 1} ${v} MB`).join(', ')}; after each round ${r.rss.afterRoundMB.join(' → ')} MB`);
     for (const [when, m] of Object.entries(r.rss.breakdown)) {
       parts.push(`  ${when}: rss ${m.rss} MB = V8 heap ${m.heapTotal} MB (used ${m.heapUsed}) + external ${m.external} MB (array buffers ${m.arrayBuffers}) + code/other`);
     }
   }
+  for (const backend of BACKENDS) parts.push(...growthTable(backend));
   if (edge !== null) parts.push('\n## edge\n', ...(typeof edge === 'string' ? [`not measured: ${edge}`] : edge.rows));
   parts.push('\n## targets\n');
   for (const t of targets()) parts.push(`${t.ok === null ? '  ?' : t.ok ? ' ok' : 'MISS'}  ${t.what.padEnd(58)} ${t.target.padEnd(18)} ${t.measured}`);
@@ -1010,7 +1208,7 @@ async function main() {
   if (revisionAtEnd !== revisionAtStart) text += `\nWARNING: the product changed during the run (now ${revisionAtEnd}): servers started later ran newer code`;
   console.log(text);
   for (const r of results) {
-    for (const e of r.explain ?? []) if (r.backend === 'postgres') console.log(`\n## EXPLAIN ANALYZE (${r.size} events, ${r.backend})\n${e.sql.slice(0, 160)}…\n${e.plan}`);
+    for (const e of r.explain ?? []) if (r.backend === 'postgres') console.log(`\n## EXPLAIN ANALYZE (${r.size} events, ${r.backend}): ${e.scenario}\n${e.sql.slice(0, 160)}…\n${e.plan}`);
   }
   mkdirSync(path.dirname(OUT), { recursive: true });
   writeFileSync(

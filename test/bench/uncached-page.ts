@@ -21,6 +21,11 @@ import { parse, print, visit, type DefinitionNode, type FragmentDefinitionNode }
 import { readCpuMs, ROOT } from './process.ts';
 
 const NS = '/wp-json/cal/events/v1';
+/**
+ * Uncompressed answers: the handler's own work, as the minimal handler (which never compresses) is
+ * measured; fetch would otherwise ask for gzip, a few ms of zlib per 300 KB page on top.
+ */
+const IDENTITY = { 'accept-encoding': 'identity' };
 
 /** EventsArchive with the fragments it uses (unused ones would fail validation), from the facade's operation files under `root`. */
 export function eventsArchiveDocument(root: string): string {
@@ -58,6 +63,9 @@ export interface UncachedPage {
   /** restMs ÷ graphqlMs. */
   ratio: number;
   restKB: number;
+  /** PostgreSQL backends' CPU per REST page / GraphQL request, ms (when a reader was given). */
+  restDbMs?: number;
+  graphqlDbMs?: number;
   batches: number;
   perBatch: number;
   /** The same measure on a server with presented records off: every event presented from scratch. */
@@ -74,8 +82,19 @@ const median = (xs: number[]) => {
 export async function measureUncachedPage(
   baseUrl: string,
   pid: number,
-  opts: { root?: string; batches?: number; perBatch?: number; warmup?: number; pages?: number } = {},
+  opts: {
+    root?: string;
+    batches?: number;
+    perBatch?: number;
+    warmup?: number;
+    pages?: number;
+    /** CPU (ms) used so far by the database backends serving this server (PostgreSQL), to count the database's share too. */
+    dbCpuMs?: () => Promise<number>;
+    /** false: REST pages only (the minimal handler has no GraphQL). */
+    graphql?: boolean;
+  } = {},
 ): Promise<UncachedPage> {
+  const withGraphql = opts.graphql ?? true;
   const batches = opts.batches ?? 7;
   const perBatch = opts.perBatch ?? 10;
   const query = eventsArchiveDocument(opts.root ?? ROOT);
@@ -87,37 +106,45 @@ export async function measureUncachedPage(
   let graphqlPage = 0;
   let restBytes = 0;
   const rest = async () => {
-    const res = await fetch(`${baseUrl}${NS}/events?per_page=50&page=${(restPage++ % pages) + 1}`);
+    const res = await fetch(`${baseUrl}${NS}/events?per_page=50&page=${(restPage++ % pages) + 1}`, { headers: IDENTITY });
     const body = await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`REST page answered ${res.status}`);
     restBytes = Math.max(restBytes, body.byteLength);
   };
   const graphql = async () => {
     const gqlBody = JSON.stringify({ query, operationName: 'EventsArchive', variables: { perPage: 50, page: (graphqlPage++ % pages) + 1 } });
-    const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: gqlBody });
+    const res = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { ...IDENTITY, 'content-type': 'application/json', accept: 'application/json' }, body: gqlBody });
     const json = (await res.json()) as { errors?: unknown };
     if (res.status !== 200 || json.errors) throw new Error(`GraphQL answered ${res.status} ${JSON.stringify(json.errors)}`);
   };
   for (let i = 0; i < Math.max(opts.warmup ?? 15, pages); i++) {
     await rest();
-    await graphql();
+    if (withGraphql) await graphql();
   }
   const batch = async (f: () => Promise<void>) => {
+    const d0 = await opts.dbCpuMs?.();
     const c0 = readCpuMs(pid);
     for (let i = 0; i < perBatch; i++) await f();
     const c1 = readCpuMs(pid);
+    const d1 = await opts.dbCpuMs?.();
     if (c0 === null || c1 === null) throw new Error('server process gone');
-    return (c1 - c0) / perBatch;
+    return { server: (c1 - c0) / perBatch, db: d0 === undefined || d1 === undefined ? NaN : (d1 - d0) / perBatch };
   };
-  const r: number[] = [];
-  const g: number[] = [];
+  const r: { server: number; db: number }[] = [];
+  const g: { server: number; db: number }[] = [];
   for (let b = 0; b < batches; b++) {
     r.push(await batch(rest));
-    g.push(await batch(graphql));
+    if (withGraphql) g.push(await batch(graphql));
   }
-  const restMs = +median(r).toFixed(1);
-  const graphqlMs = +median(g).toFixed(1);
-  return { pages, restMs, graphqlMs, ratio: +(restMs / graphqlMs).toFixed(2), restKB: +(restBytes / 1024).toFixed(1), batches, perBatch };
+  const med = (xs: number[]) => (xs.length && xs.every(Number.isFinite) ? +median(xs).toFixed(1) : NaN);
+  const restMs = med(r.map((x) => x.server));
+  const graphqlMs = med(g.map((x) => x.server));
+  const out: UncachedPage = { pages, restMs, graphqlMs, ratio: +(restMs / graphqlMs).toFixed(2), restKB: +(restBytes / 1024).toFixed(1), batches, perBatch };
+  if (opts.dbCpuMs) {
+    out.restDbMs = med(r.map((x) => x.db));
+    out.graphqlDbMs = med(g.map((x) => x.db));
+  }
+  return out;
 }
 
 export const formatUncachedPage = (u: UncachedPage) =>

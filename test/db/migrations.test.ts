@@ -234,6 +234,18 @@ describe(`query counter and serialization on ${testBackend}`, () => {
     expect(await db.prisma.user.count()).toBe(1);
   });
 
+  it.runIf(testBackend === 'postgres')('prepares statements by name, but plans counts with their values each time', async () => {
+    // Sequential queries reuse one pooled connection, whose prepared statements this lists.
+    for (let i = 0; i < 6; i++) {
+      await db.prisma.user.findMany({ where: { role: 'EDITOR' } });
+      await db.prisma.user.count({ where: { role: 'EDITOR' } });
+    }
+    const prepared = await db.prisma.$queryRaw<{ statement: string }[]>`SELECT statement FROM pg_prepared_statements`;
+    const texts = prepared.map((p) => p.statement);
+    expect(texts.some((t) => /FROM "public"\."User"/.test(t) && !/COUNT\(/i.test(t))).toBe(true);
+    expect(texts.filter((t) => /COUNT\(/i.test(t))).toEqual([]);
+  });
+
   it('reset() empties every table and restarts identities', async () => {
     await db.prisma.user.create({ data: user('a') });
     await db.reset();

@@ -77,6 +77,10 @@ describe('response helpers', () => {
     expect(encodeJson({ plain: 'abc', emoji: '😀' })).toBe('{"plain":"abc","emoji":"\\ud83d\\ude00"}');
     expect(encodeJson({ n: 12n, big: 2n ** 64n }, true)).toBe('{\n    "n": 12,\n    "big": "18446744073709551616"\n}');
     expect(encodeJson(undefined)).toBe('null');
+    // Every width of UTF-8 sequence, DEL, and escapes next to each other and to `/`.
+    expect(encodeJson(['é/\u007f😀€/', '\u00ff\u0100\uffff', 'x'])).toBe('["\\u00e9\\/\\u007f\\ud83d\\ude00\\u20ac\\/","\\u00ff\\u0100\\uffff","x"]');
+    // A lone surrogate (JSON.stringify escapes it itself) stays as it is.
+    expect(encodeJson('a\ud800b')).toBe('"a\\ud800b"');
   });
 });
 
