@@ -17,6 +17,7 @@ import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import { internalError } from '../wp/errors.ts';
 import type { ArgMap, EndpointDef, HttpMethod, RouteDef, WpRequest, WpResponse } from '../wp/types.ts';
 import type { PresentedRecords } from '../presenters/presented.ts';
+import type { RestErrorFragment } from '../generated/operations.ts';
 import { found, raisedError, type Resource, type RestError } from './errors.ts';
 
 export interface RouteDeps {
@@ -35,9 +36,23 @@ export const SLUG = '(?P<slug>[^/]+)';
 export const UPDATE: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH'];
 
 /** One root field of type `T`, whatever its name (`venues`, `organizer`, `createVenue`, …). */
-export type Root<T> = { readonly [field: string]: T };
+type Root<T> = { readonly [field: string]: T };
 /** A page of a list, as the fragment RestPage and the edges select it. */
-export type Page<N> = { readonly totalCount: number; readonly totalPages: number; readonly perPage: number; readonly edges: ReadonlyArray<{ readonly node: N }> };
+type Page<N> = { readonly totalCount: number; readonly totalPages: number; readonly perPage: number; readonly edges: ReadonlyArray<{ readonly node: N }> };
+
+/**
+ * The five operations one endpoint factory runs for two kinds (venues and organizers, categories and
+ * tags): documents generated from each kind's operations.graphql, by the shapes the endpoints rely
+ * on. `N` is the kind's fragment, `W` a write's payload, `V` each operation's variables: both kinds'
+ * generated types, intersected, so that one value fits either kind's document.
+ */
+export interface Operations<N, W, V extends Record<'list' | 'byId' | 'create' | 'update' | 'remove', unknown>> {
+  list: TypedDocumentNode<Root<Page<N>>, V['list']>;
+  byId: TypedDocumentNode<Root<N | null>, V['byId']>;
+  create: TypedDocumentNode<Root<W | RestErrorFragment>, V['create']>;
+  update: TypedDocumentNode<Root<W | RestErrorFragment>, V['update']>;
+  remove: TypedDocumentNode<Root<W | RestErrorFragment>, V['remove']>;
+}
 
 /** What an endpoint does; OpenAPI names its operation and its answer after it. */
 export type EndpointName = 'list' | 'get' | 'create' | 'update' | 'remove';

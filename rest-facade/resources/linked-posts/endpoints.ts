@@ -6,7 +6,6 @@
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest } from '../../wp/types.ts';
 import { isTruthy } from '../../wp/coerce.ts';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type {
   CreateOrganizerMutationVariables,
   CreateVenueMutationVariables,
@@ -15,34 +14,29 @@ import type {
   LinkedPostFilter,
   OrganizerByIdQueryVariables,
   OrganizersArchiveQueryVariables,
-  RestErrorFragment,
   UpdateOrganizerMutationVariables,
   UpdateVenueMutationVariables,
   VenueByIdQueryVariables,
   VenuesArchiveQueryVariables,
 } from '../../generated/operations.ts';
-import { endpoint, ID, SLUG, UPDATE, writePermission, type Endpoint, type Page, type Root } from '../endpoint.ts';
+import { endpoint, ID, SLUG, UPDATE, writePermission, type Endpoint, type Operations, type PostArgTables } from '../endpoint.ts';
 import { intList, listStatusParam, pathId, sentParams, statusEnumList, type Building } from '../params.ts';
-import type { PostArgTables } from '../endpoint.ts';
 import { linkedPostInput, type LinkedPostCreate } from './input.ts';
 import type { JsonObject, RestUrls } from '../../presenters/util.ts';
 import { linkedPostsListResponse, type LinkedPostFragment, type LinkedPostPresentOptions } from './presenter.ts';
 
-/** A write's success payload, its record under the alias `record` (the documents' `record: venue { … }`). */
-type Written<N> = { readonly record: N };
-
-/**
- * The five operations of a venue or organizer resource (documents generated from its
- * operations.graphql), by the shapes the endpoints rely on: `N` is the resource's fragment. The
- * variables are what both resources' documents take (the generated types of the two, intersected).
- */
-export interface LinkedPostOperations<N> {
-  list: TypedDocumentNode<Root<Page<N>>, VenuesArchiveQueryVariables & OrganizersArchiveQueryVariables>;
-  byId: TypedDocumentNode<Root<N | null>, VenueByIdQueryVariables & OrganizerByIdQueryVariables>;
-  create: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, CreateVenueMutationVariables & CreateOrganizerMutationVariables>;
-  update: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, UpdateVenueMutationVariables & UpdateOrganizerMutationVariables>;
-  remove: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, DeleteVenueMutationVariables & DeleteOrganizerMutationVariables>;
-}
+/** The operations of a venue or organizer; a write's payload has the record under the alias `record` (`record: venue { … }`). */
+type LinkedPostOperations<N> = Operations<
+  N,
+  { readonly record: N },
+  {
+    list: VenuesArchiveQueryVariables & OrganizersArchiveQueryVariables;
+    byId: VenueByIdQueryVariables & OrganizerByIdQueryVariables;
+    create: CreateVenueMutationVariables & CreateOrganizerMutationVariables;
+    update: UpdateVenueMutationVariables & UpdateOrganizerMutationVariables;
+    remove: DeleteVenueMutationVariables & DeleteOrganizerMutationVariables;
+  }
+>;
 
 export interface LinkedPostResource<N> {
   kind: 'venue' | 'organizer';

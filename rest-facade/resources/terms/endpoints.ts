@@ -5,7 +5,6 @@
  */
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest } from '../../wp/types.ts';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type {
   CreateEventCategoryMutationVariables,
   CreateEventTagMutationVariables,
@@ -16,32 +15,27 @@ import type {
   EventCategoryListQueryVariables,
   EventTagByIdQueryVariables,
   EventTagListQueryVariables,
-  RestErrorFragment,
   TermFilter,
   UpdateEventCategoryMutationVariables,
   UpdateEventTagMutationVariables,
   UpdateTermInput,
 } from '../../generated/operations.ts';
-import { endpoint, ID, UPDATE, writePermission, type Endpoint, type Page, type Root, type TermArgTables } from '../endpoint.ts';
+import { endpoint, ID, UPDATE, writePermission, type Endpoint, type Operations, type TermArgTables } from '../endpoint.ts';
 import { intList, pathId, recordId, sentParams, type Building } from '../params.ts';
 import { presentTerm, termsListResponse, type AnyTerm, type Taxonomy } from './presenter.ts';
 
-/** A write's success payload, its term under the alias `term`. */
-type Written<N> = { readonly term: N };
-
-/**
- * The five operations of a category or tag resource (documents generated from its
- * operations.graphql), by the shapes the endpoints rely on: `N` is the resource's fragment. The
- * variables are what both resources' documents take (the generated types of the two, intersected).
- */
-export interface TermOperations<N> {
-  list: TypedDocumentNode<Root<Page<N>>, EventCategoryListQueryVariables & EventTagListQueryVariables>;
-  byId: TypedDocumentNode<Root<N | null>, EventCategoryByIdQueryVariables & EventTagByIdQueryVariables>;
-  create: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, CreateEventCategoryMutationVariables & CreateEventTagMutationVariables>;
-  update: TypedDocumentNode<Root<Written<N> | RestErrorFragment>, UpdateEventCategoryMutationVariables & UpdateEventTagMutationVariables>;
-  /** A deleted term is no longer a node: the payload gives what it was. */
-  remove: TypedDocumentNode<Root<Written<AnyTerm> | RestErrorFragment>, DeleteEventCategoryMutationVariables & DeleteEventTagMutationVariables>;
-}
+/** The operations of a category or tag; a write's payload has the term under the alias `term` (a deleted one as it was). */
+type TermOperations<N> = Operations<
+  N,
+  { readonly term: AnyTerm },
+  {
+    list: EventCategoryListQueryVariables & EventTagListQueryVariables;
+    byId: EventCategoryByIdQueryVariables & EventTagByIdQueryVariables;
+    create: CreateEventCategoryMutationVariables & CreateEventTagMutationVariables;
+    update: UpdateEventCategoryMutationVariables & UpdateEventTagMutationVariables;
+    remove: DeleteEventCategoryMutationVariables & DeleteEventTagMutationVariables;
+  }
+>;
 
 export interface TermResource<N> {
   taxonomy: Taxonomy;
