@@ -218,10 +218,7 @@ export const eventEndpoints: readonly Endpoint[] = [
   endpoint({
     name: 'get',
     methods: ['GET'],
-    routes: [
-      { path: BY_ID, args: eventArgs.get },
-      { path: BY_SLUG, args: eventArgs.getBySlug },
-    ],
+    routes: [{ path: BY_ID, args: eventArgs.get }, { path: BY_SLUG, args: eventArgs.getBySlug }],
     permission: 'public',
     resource: 'event',
     operation: EventByIdDocument,
@@ -239,10 +236,7 @@ export const eventEndpoints: readonly Endpoint[] = [
   endpoint({
     name: 'remove',
     methods: ['DELETE'],
-    routes: [
-      { path: BY_ID, args: eventArgs.delete },
-      { path: BY_SLUG, args: eventArgs.deleteBySlug },
-    ],
+    routes: [{ path: BY_ID, args: eventArgs.delete }, { path: BY_SLUG, args: eventArgs.deleteBySlug }],
     permission: writePermission,
     resource: 'event',
     operation: DeleteEventDocument,
@@ -252,10 +246,7 @@ export const eventEndpoints: readonly Endpoint[] = [
   endpoint({
     name: 'update',
     methods: UPDATE,
-    routes: [
-      { path: BY_ID, args: eventArgs.update },
-      { path: BY_SLUG, args: eventArgs.updateBySlug },
-    ],
+    routes: [{ path: BY_ID, args: eventArgs.update }, { path: BY_SLUG, args: eventArgs.updateBySlug }],
     permission: writePermission,
     resource: 'event',
     operation: UpdateEventDocument,
