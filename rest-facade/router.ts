@@ -2,42 +2,32 @@ import type { DocumentNode } from 'graphql';
 import type { Middleware } from 'koa';
 import type { Executor, PreparedOperation } from '../schema/executor.ts';
 import type { AppState, SiteSettings } from '../src/services/context.ts';
-import { categoryHandlers, categoryRoutes } from './resources/categories/routes.ts';
-import { writePermission, type RouteDeps } from './resources/common.ts';
-import { eventHandlers, eventRoutes } from './resources/events/routes.ts';
-import { organizerHandlers, organizerRoutes } from './resources/organizers/routes.ts';
-import { bindRoutes, endpointKey, type EndpointImpl, type ResourceHandlers, type RouteSkeleton } from './resources/route-shapes.ts';
-import { tagHandlers, tagRoutes } from './resources/tags/routes.ts';
-import { venueHandlers, venueRoutes } from './resources/venues/routes.ts';
+import { categoryEndpoints } from './resources/categories/endpoints.ts';
+import { routeTable, type Endpoint, type RouteDeps } from './resources/endpoint.ts';
+import { eventEndpoints } from './resources/events/endpoints.ts';
+import { organizerEndpoints } from './resources/organizers/endpoints.ts';
+import { tagEndpoints } from './resources/tags/endpoints.ts';
+import { venueEndpoints } from './resources/venues/endpoints.ts';
 import * as generated from './generated/operations.ts';
 import { createWpRestDispatch, createWpRestMiddleware, type WpDispatch } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
 import type { Caller, RouteDef } from './wp/types.ts';
 import { PresentedRecords, type PresentedValidity } from './presenters/presented.ts';
 
-/** Every resource, in the order the namespace index lists its routes (the root and `/doc` come first, from wp/). */
-const RESOURCES: ReadonlyArray<{ routes: readonly RouteSkeleton[]; handlers: ResourceHandlers }> = [
-  { routes: eventRoutes, handlers: eventHandlers },
-  { routes: venueRoutes, handlers: venueHandlers },
-  { routes: organizerRoutes, handlers: organizerHandlers },
-  { routes: categoryRoutes, handlers: categoryHandlers },
-  { routes: tagRoutes, handlers: tagHandlers },
-];
+/**
+ * Every endpoint, one object each in its resource's folder (resources/endpoint.ts), in the order the
+ * namespace index lists their routes (the root and `/doc` come first, from wp/).
+ */
+export const RESOURCE_ENDPOINTS: readonly Endpoint[] = [...eventEndpoints, ...venueEndpoints, ...organizerEndpoints, ...categoryEndpoints, ...tagEndpoints];
 
-export const RESOURCE_ROUTES: readonly RouteSkeleton[] = RESOURCES.flatMap((r) => r.routes);
-
-/** The resource routes with their handlers, in the index's order; every write (any method but GET) checks `writePermission`. */
-function bindResourceRoutes(deps: RouteDeps): RouteDef[] {
-  const impls: Record<string, EndpointImpl> = {};
-  for (const { routes, handlers } of RESOURCES) {
-    for (const route of routes) {
-      for (const e of route.endpoints) {
-        const handler = handlers[e.handler](deps);
-        impls[endpointKey(e.methods, route.pattern)] = e.methods[0] === 'GET' ? { handler } : { handler, permission: writePermission };
-      }
-    }
-  }
-  return bindRoutes(RESOURCE_ROUTES, impls);
+/** The endpoints' routes, each endpoint with its handler and its permission check. */
+function resourceRoutes(deps: RouteDeps): RouteDef[] {
+  return routeTable(RESOURCE_ENDPOINTS, (e, route) => ({
+    methods: e.methods,
+    args: route.args,
+    handler: e.handler(deps),
+    ...(e.permission === 'public' ? {} : { permission: e.permission }),
+  }));
 }
 
 /**
@@ -94,7 +84,7 @@ export function createRestDispatch({ executor, config, logger, now, presented = 
     presented,
   };
   return createWpRestDispatch({
-    routes: bindResourceRoutes(deps),
+    routes: resourceRoutes(deps),
     siteUrl: config.siteUrl,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,

@@ -1,11 +1,11 @@
 /**
  * `GET /wp-json/cal/events/v1/openapi.json`: an OpenAPI 3.1 document of the whole REST API,
- * generated from the route tables the facade serves (rest-facade/router.ts `RESOURCE_ROUTES` and
- * their argument tables), so it cannot drift from them. Record schemas come from the plugin's own
+ * generated from the endpoints the facade serves (rest-facade/router.ts `RESOURCE_ENDPOINTS`, with
+ * their routes and argument tables), so it cannot drift from them. Record schemas come from the plugin's own
  * `doc` document (rest-facade/doc), which stays as it is.
  */
 import { buildDoc } from '../../rest-facade/doc/build.ts';
-import { RESOURCE_ROUTES } from '../../rest-facade/router.ts';
+import { RESOURCE_ENDPOINTS } from '../../rest-facade/router.ts';
 import type { ArgEnv, ArgMap, ArgSpec, HttpMethod, TFunction, WpUrls } from '../../rest-facade/wp/types.ts';
 import { LANGS } from '../../rest-facade/wp/types.ts';
 
@@ -100,11 +100,11 @@ function operation(resource: string, method: HttpMethod, handler: string, args: 
 export function buildOpenApi(urls: WpUrls, env: ArgEnv, t: TFunction): Json {
   const schemas = ((buildDoc(t, urls).components as Json | undefined)?.schemas ?? {}) as Json;
   const paths: Record<string, Json> = {};
-  for (const route of RESOURCE_ROUTES) {
-    const resource = route.pattern.split('/')[1] ?? '';
-    const item: Json = (paths[openApiPath(route.pattern)] ??= {});
-    for (const e of route.endpoints) {
-      for (const method of e.methods) item[method.toLowerCase()] = operation(resource, method, e.handler, e.args, route.pattern, env, t);
+  for (const e of RESOURCE_ENDPOINTS) {
+    for (const route of e.routes) {
+      const resource = route.path.split('/')[1] ?? '';
+      const item: Json = (paths[openApiPath(route.path)] ??= {});
+      for (const method of e.methods) item[method.toLowerCase()] = operation(resource, method, e.name, route.args, route.path, env, t);
     }
   }
   return {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogs, getT, placeholders } from '../../rest-facade/wp/i18n.ts';
 import { ERROR_CODES } from '../../rest-facade/wp/errors.ts';
 import { LANGS } from '../../rest-facade/wp/types.ts';
-import { RESOURCE_ROUTES } from '../../rest-facade/router.ts';
+import { RESOURCE_ENDPOINTS } from '../../rest-facade/router.ts';
 
 const en = catalogs.en;
 
@@ -39,10 +39,10 @@ describe('i18n catalogs', () => {
   });
 
   it('every description key used by the argument tables exists', () => {
-    for (const route of RESOURCE_ROUTES) {
-      for (const e of route.endpoints) {
-        for (const [arg, spec] of Object.entries(e.args)) {
-          if (spec.description) expect(en[spec.description], `${e.methods[0]} ${route.pattern} ${arg}`).toBeTypeOf('string');
+    for (const e of RESOURCE_ENDPOINTS) {
+      for (const route of e.routes) {
+        for (const [arg, spec] of Object.entries(route.args)) {
+          if (spec.description) expect(en[spec.description], `${e.methods[0]} ${route.path} ${arg}`).toBeTypeOf('string');
         }
       }
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWpTestServer, type WpTestServer } from '../helpers/wp-server.ts';
-import { RESOURCE_ROUTES } from '../../rest-facade/router.ts';
-import { bindRoutes } from '../../rest-facade/resources/route-shapes.ts';
+import { RESOURCE_ENDPOINTS } from '../../rest-facade/router.ts';
+import { routeTable } from '../../rest-facade/resources/endpoint.ts';
 import { wpResponse } from '../../rest-facade/wp/response.ts';
 import { readSample } from '../helpers/samples.ts';
 
@@ -16,7 +16,7 @@ function shape(v: unknown, path = ''): string[] {
   return [];
 }
 
-const stubRoutes = bindRoutes(RESOURCE_ROUTES, {}, (key) => ({ handler: () => wpResponse({ stub: key }) }));
+const stubRoutes = routeTable(RESOURCE_ENDPOINTS, (e, route) => ({ methods: e.methods, args: route.args, handler: () => wpResponse({ stub: `${e.methods[0]} ${route.path}` }) }));
 // The clock of the sample: start_date default "2026-11-20 18:59:00", end_date "2028-11-21 12:12:40".
 const SAMPLE_NOW = new Date('2026-11-21T12:12:40Z');
 

@@ -7,7 +7,7 @@ import { defaultWindow } from '../../../src/domain/date-window.ts';
 import type { ArgEnv, ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
 import { dateText, eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, postStatus, urlOrEmpty } from '../args.ts';
-import type { PostArgTables } from '../route-shapes.ts';
+import type { PostArgTables } from '../endpoint.ts';
 
 const siteDefaults = (env: ArgEnv) => defaultWindow({ now: env.now, siteTimezone: env.settings.siteTimezone });
 

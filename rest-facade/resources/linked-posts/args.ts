@@ -6,7 +6,7 @@
 import type { ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
 import { nonEmptyString, pageArg, passwordArg, perPageArg } from '../args.ts';
-import type { PostArgTables } from '../route-shapes.ts';
+import type { PostArgTables } from '../endpoint.ts';
 
 /** Description keys of a linked-post type's arguments. */
 export interface LinkedPostArgTexts {

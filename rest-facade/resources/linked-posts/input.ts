@@ -4,9 +4,18 @@
  */
 import { invalidParamsError } from '../../wp/errors.ts';
 import { isTruthy } from '../../wp/coerce.ts';
-import { isIntLike, optionalNumber, recordId, statusEnum } from '../params.ts';
+import type { CreateOrganizerInput, CreateVenueInput, UpdateOrganizerInput, UpdateVenueInput } from '../../generated/operations.ts';
+import { isIntLike, optionalNumber, recordId, statusEnum, type Building } from '../params.ts';
 
-const venueFieldMap: Record<string, string> = {
+/** A venue's or an organizer's create input: what both inputs take. */
+export type LinkedPostCreate = CreateVenueInput & CreateOrganizerInput;
+/** A venue's or an organizer's update input. */
+export type LinkedPostUpdate = UpdateVenueInput & UpdateOrganizerInput;
+
+/** The members of an input that take text (and `status`, the enum, read from text). */
+type TextMember<T> = { [K in keyof T]-?: string extends NonNullable<T[K]> ? K : never }[keyof T] | 'status';
+
+const venueFieldMap: Record<string, TextMember<UpdateVenueInput>> = {
   venue: 'name',
   description: 'description',
   address: 'address',
@@ -24,7 +33,7 @@ const venueFieldMap: Record<string, string> = {
   date_utc: 'dateUtc',
   status: 'status',
 };
-const organizerFieldMap: Record<string, string> = {
+const organizerFieldMap: Record<string, TextMember<UpdateOrganizerInput>> = {
   organizer: 'name',
   description: 'description',
   phone: 'phone',
@@ -42,9 +51,9 @@ const organizerFieldMap: Record<string, string> = {
  * booleans for `show_map` are refused by the route's declared string type before this runs.
  * `nestedIn` names the event parameter an inline record came from (errors then blame it).
  */
-export function linkedPostInput(kind: 'venue' | 'organizer', params: Record<string, unknown>, sent: (n: string) => boolean, nestedIn?: string): Record<string, unknown> {
+export function linkedPostInput(kind: 'venue' | 'organizer', params: Record<string, unknown>, sent: (n: string) => boolean, nestedIn?: string): Building<LinkedPostUpdate> {
   const map = kind === 'venue' ? venueFieldMap : organizerFieldMap;
-  const input: Record<string, unknown> = {};
+  const input: Building<LinkedPostUpdate> = {};
   for (const [rest, gql] of Object.entries(map)) {
     if (!sent(rest)) continue;
     const value = params[rest];
@@ -73,7 +82,7 @@ export function linkedPostInput(kind: 'venue' | 'organizer', params: Record<stri
  * `venue`/`organizer` on event writes (§7.4): IDs, `{id}` objects, objects to create, lists of
  * those, CSV strings of IDs. Returns undefined for "not given", [] for "unlink all".
  */
-export function linkedRefs(kind: 'venue' | 'organizer', value: unknown, onUpdate: boolean): Record<string, unknown>[] | undefined {
+export function linkedRefs(kind: 'venue' | 'organizer', value: unknown, onUpdate: boolean): Array<{ id: number } | { create: LinkedPostCreate }> | undefined {
   if (value === undefined || value === null) return undefined;
   const empty = value === 0 || value === '0' || value === '' || (Array.isArray(value) && value.length === 0);
   if (empty) return onUpdate ? [] : undefined;
@@ -92,7 +101,7 @@ export function linkedRefs(kind: 'venue' | 'organizer', value: unknown, onUpdate
       }
       const input = linkedPostInput(kind, obj, (n) => n in obj, kind);
       if (typeof input.name !== 'string' || !input.name.trim()) throw invalidParamsError([[kind, false]]);
-      return { create: input };
+      return { create: { ...input, name: input.name } };
     }
     throw invalidParamsError([[kind, false]]);
   });

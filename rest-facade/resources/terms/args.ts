@@ -5,7 +5,7 @@
 import type { ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
 import { eachPositiveInt, nonEmptyString, pageArg, perPageArg } from '../args.ts';
-import type { TermArgTables } from '../route-shapes.ts';
+import type { TermArgTables } from '../endpoint.ts';
 
 export function termArgs(taxonomy: 'category' | 'tag', perPageText: string): TermArgTables {
   const text = (what: string) => `desc.the_event_${taxonomy}_${what}`;

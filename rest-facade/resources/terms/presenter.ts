@@ -17,7 +17,7 @@ const WP_V2_BASE: Record<Taxonomy, string> = { category: 'cal_events_cat', tag: 
  * the terms embedded in RestEvent): tags have no `parentId`; only standalone categories have `path`
  * (without it the URL falls back to `[slug]`).
  */
-type AnyTerm = {
+export type AnyTerm = {
   readonly databaseId: number;
   readonly name: string;
   readonly slug: string;
