@@ -27,6 +27,7 @@ function workerPool(): Piscina<TextJob, TextResult> {
   const tsx = fromSource && !process.execArgv.includes('tsx') ? ['--import', 'tsx'] : [];
   pool = new Piscina<TextJob, TextResult>({
     filename: new URL(`./text-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
+    name: 'runTextJob',
     // One thread on two cores: the other is the event loop's.
     maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
     minThreads: 0,

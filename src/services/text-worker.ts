@@ -1,7 +1,7 @@
 /**
  * The text work that may take long on a long text, as one function of a job: run in place for
  * ordinary texts and, for long ones, in a worker thread of src/services/text-work.ts (this module
- * is that worker's task: its default export).
+ * is that worker's task: `runTextJob`).
  */
 import { HtmlTooDeepError, kses, type KsesContext } from '../domain/kses.ts';
 import { renderContent, renderExcerpt, renderTitle } from '../domain/text.ts';
@@ -27,5 +27,3 @@ export function runTextJob(job: TextJob): TextResult {
     throw error;
   }
 }
-
-export default runTextJob;
