@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testBackend } from '../helpers/database.ts';
+import { isList, named, print, TYPE_REF, type InputValue, type TypeRef } from '../helpers/introspection.ts';
 import { startTestServer, type TestRole, type TestServer } from '../helpers/server.ts';
 
 const SIZES = [100_000, 1_000_000];
@@ -229,20 +230,6 @@ describe('REST writes with adversarial text', () => {
 // GraphQL: every String argument and String input field (nested inputs included) of every
 // create and update mutation, found by introspection so that a new field is covered too.
 // ---------------------------------------------------------------------------------------------
-
-interface TypeRef {
-  kind: string;
-  name: string | null;
-  ofType: TypeRef | null;
-}
-interface InputValue {
-  name: string;
-  type: TypeRef;
-}
-const TYPE_REF = 'kind name ofType { kind name ofType { kind name ofType { kind name } } }';
-const named = (t: TypeRef): TypeRef => (t.ofType ? named(t.ofType) : t);
-const isList = (t: TypeRef): boolean => t.kind === 'LIST' || (t.kind === 'NON_NULL' && isList(t.ofType!));
-const print = (t: TypeRef): string => (t.kind === 'NON_NULL' ? `${print(t.ofType!)}!` : t.kind === 'LIST' ? `[${print(t.ofType!)}]` : t.name!);
 
 interface Mutation {
   name: string;
