@@ -40,19 +40,6 @@ function nonEmpty(value: string | null | undefined, field: string, max?: number)
   if (max && value.length > max) throw new ValidationError(`${field} is too long (${max} characters at most).`, field, 'TOO_LONG');
 }
 
-/**
- * The lengths bounded before anything else is done with the input: kses and rendering work on the
- * text as sent (`validateInput` checks the title again once filtered: escaping lengthens it).
- */
-function checkLengths(input: EventInput) {
-  if (input.title && input.title.length > MAX_TITLE_LENGTH) {
-    throw new ValidationError(`title is too long (${MAX_TITLE_LENGTH} characters at most).`, 'title', 'TOO_LONG');
-  }
-  if (input.cost && input.cost.reduce((n, c) => n + c.length, 0) > MAX_COST_LENGTH) {
-    throw new ValidationError(`cost is too long (${MAX_COST_LENGTH} characters at most).`, 'cost', 'TOO_LONG');
-  }
-}
-
 function validateInput(input: EventInput, creating: boolean) {
   if (creating) {
     const missing = (['title', 'startDate', 'endDate'] as const).filter((k) => !input[k]);
@@ -65,6 +52,9 @@ function validateInput(input: EventInput, creating: boolean) {
   nonEmpty(input.description, 'description');
   nonEmpty(input.excerpt, 'excerpt');
   nonEmpty(input.slug, 'slug', 200);
+  if (input.cost && input.cost.reduce((n, c) => n + c.length, 0) > MAX_COST_LENGTH) {
+    throw new ValidationError(`cost is too long (${MAX_COST_LENGTH} characters at most).`, 'cost', 'TOO_LONG');
+  }
   if (input.status !== undefined && input.status !== null && !ALL_STATUSES.includes(input.status as Status)) {
     throw new ValidationError(`Unknown status: ${input.status}`, 'status', 'UNKNOWN_STATUS');
   }
@@ -206,7 +196,6 @@ export function createEvent(ctx: Context, input: EventInput): Promise<number> {
 }
 
 async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
-  checkLengths(input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   // Parameters are validated before permissions, as WordPress does (contract §1.3).
   validateInput(input, true);
@@ -264,7 +253,6 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
  * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
  */
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
-  checkLengths(input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
   const id = await writeEvent(ctx, address, input);

@@ -87,20 +87,15 @@ function validateUrl(value: string | null | undefined, field: string) {
   }
 }
 
-/** The name's length, bounded before kses works on it (`validate` checks it again once filtered). */
-function checkNameLength(kind: LinkedKind, input: LinkedPostInput) {
-  if (input.name && input.name.length > MAX_TITLE_LENGTH) {
-    throw new ValidationError(`The ${label(kind)} name is too long (${MAX_TITLE_LENGTH} characters at most).`, label(kind), 'TOO_LONG');
-  }
-}
-
 function validate(kind: LinkedKind, input: LinkedPostInput, creating: boolean) {
   const nameField = label(kind);
   if (creating && !input.name?.trim()) throw new ValidationError(`The ${nameField} name is required.`, nameField, 'REQUIRED');
   if (input.name !== undefined && input.name !== null && !input.name.trim()) {
     throw new ValidationError(`The ${nameField} name cannot be empty.`, nameField, 'EMPTY');
   }
-  checkNameLength(kind, input);
+  if (input.name && input.name.length > MAX_TITLE_LENGTH) {
+    throw new ValidationError(`The ${nameField} name is too long (${MAX_TITLE_LENGTH} characters at most).`, nameField, 'TOO_LONG');
+  }
   validateUrl(input.website, 'website');
   if (input.latitude !== undefined && input.latitude !== null && (input.latitude < -90 || input.latitude > 90)) {
     throw new ValidationError('Latitude must lie between -90 and 90.', 'latitude', 'OUT_OF_RANGE');
@@ -178,7 +173,6 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * ignoring case slugify alike), so they create one record and the others reuse it (issue 21).
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
-  checkNameLength(kind, input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
@@ -223,7 +217,6 @@ export async function updateLinkedPost(
   input: LinkedPostInput,
   opts: { allowReuse?: boolean } = {},
 ): Promise<number> {
-  checkNameLength(kind, input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);

@@ -281,25 +281,20 @@ function announceCreated(ctx: Context, taxonomy: Taxonomy, id: number) {
   publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'CREATED' });
 }
 
-/** The lengths bounded before kses and slugify work on the text (checked again once filtered). */
-function checkTermLengths(input: TermInput) {
-  if (input.name && input.name.length > MAX_TERM_TEXT) throw new ValidationError(`The term name is too long (${MAX_TERM_TEXT} characters at most).`, 'name', 'TOO_LONG');
-  if (input.slug && input.slug.length > MAX_TERM_TEXT) throw new ValidationError(`The slug is too long (${MAX_TERM_TEXT} characters at most).`, 'slug', 'TOO_LONG');
-}
-
 function validateTermInput(input: TermInput, creating: boolean) {
   if (creating && !input.name?.trim()) throw new ValidationError('The term name is required.', 'name', 'REQUIRED');
   if (input.name !== undefined && input.name !== null && !input.name.trim()) {
     throw new ValidationError('The term name cannot be empty.', 'name', 'EMPTY');
   }
-  checkTermLengths(input);
+  // Lengths first: slugify works on the slug below.
+  if (input.name && input.name.length > MAX_TERM_TEXT) throw new ValidationError(`The term name is too long (${MAX_TERM_TEXT} characters at most).`, 'name', 'TOO_LONG');
+  if (input.slug && input.slug.length > MAX_TERM_TEXT) throw new ValidationError(`The slug is too long (${MAX_TERM_TEXT} characters at most).`, 'slug', 'TOO_LONG');
   if (input.slug !== undefined && input.slug !== null && !slugify(input.slug)) {
     throw new ValidationError('The slug is empty once normalized.', 'slug', 'EMPTY');
   }
 }
 
 export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> {
-  checkTermLengths(input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validateTermInput(input, true);
   await checkParent(ctx, taxonomy, input.parentId);
@@ -341,7 +336,6 @@ export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: numbe
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
-  checkTermLengths(input);
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const current = await getTermOrThrow(ctx, taxonomy, id);
   validateTermInput(input, false);

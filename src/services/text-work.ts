@@ -63,9 +63,17 @@ export function renderText(rendering: Rendering, text: string | null | undefined
 }
 
 /**
+ * The longest text kses may hand back: a request body's limit (1 MiB) in characters. kses escapes
+ * what it does not keep (`<` becomes `&lt;`), so a megabyte sent could be four stored, rendered and
+ * sent back on every read; no writer could have sent that much as it is.
+ */
+const MAX_FILTERED_LENGTH = 1024 * 1024;
+
+/**
  * The input with its HTML fields filtered as WordPress filters them on save for `actor`: unchanged
  * for callers who may post unfiltered HTML, else each listed string field through kses
- * (src/domain/kses.ts). HTML nesting deeper than kses can parse is a ValidationError on its field.
+ * (src/domain/kses.ts). HTML nesting deeper than kses can parse, or a filtered text longer than
+ * `MAX_FILTERED_LENGTH`, is a ValidationError on its field.
  */
 export async function filterHtmlFields<T extends object>(actor: Actor | null, input: T, fields: { readonly [K in keyof T]?: KsesContext }): Promise<T> {
   if (canPostUnfilteredHtml(actor)) return input;
@@ -76,6 +84,9 @@ export async function filterHtmlFields<T extends object>(actor: Actor | null, in
       if (typeof value !== 'string') return;
       const result = await run({ op: 'kses', text: value, context });
       if (!result.ok) throw new ValidationError(`${field}: ${result.message}`, field, 'TOO_DEEPLY_NESTED');
+      if (result.text.length > MAX_FILTERED_LENGTH) {
+        throw new ValidationError(`${field} is too long once filtered (${MAX_FILTERED_LENGTH} characters at most).`, field, 'TOO_LONG');
+      }
       out[field] = result.text;
     }),
   );
