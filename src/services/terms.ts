@@ -4,6 +4,7 @@ import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
+import { searchPhraseFault } from '../domain/search.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
@@ -448,7 +449,8 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
     if (missing.length) throw new ValidationError(`Unknown ${label} ID: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
   };
   if (filter.search !== undefined && filter.search !== null) {
-    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const fault = searchPhraseFault(filter.search);
+    if (fault) throw new ValidationError(fault.message, 'search', fault.code);
     const s = filter.search.trim();
     and.push({ OR: [{ name: { contains: s, mode: 'insensitive' } }, { slug: { contains: s, mode: 'insensitive' } }] });
   }

@@ -64,6 +64,18 @@ describe('reproductions of issue 8 item 5', () => {
     expect((await server.api(`/events/${id}`)).body.categories).toEqual([]);
   });
 
+  it('a search phrase longer than 100 characters is a 400 on every list that searches (a substring match costs its length times the text\'s)', async () => {
+    const long = 'a'.repeat(100);
+    for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
+      expect((await server.api(`${path}?search=${long}`)).status, path).toBe(200);
+      const r = await server.api(`${path}?search=${long}b`);
+      expectClientError(r, 400);
+      expect(r.body.data.params, path).toEqual({ search: 'Invalid parameter.' });
+    }
+    const gql = await server.graphql(`query($q: String) { events(filter: { search: $q }) { totalCount } }`, { q: `${long}b` });
+    expect(gql.errors?.[0]).toMatchObject({ extensions: { code: 'TOO_LONG', field: 'search' } });
+  });
+
   it('values longer than their column are a 400', async () => {
     expectClientError(await server.api('/categories', { method: 'POST', as: 'admin', body: { name: 'x'.repeat(201) } }), 400);
     expectClientError(await server.api('/tags', { method: 'POST', as: 'admin', body: { name: 'x'.repeat(201) } }), 400);
