@@ -156,22 +156,25 @@ async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: 
 }
 
 /**
- * The embedded database (PGlite) runs its SQL on the event loop, and an event's description and
- * excerpt are indexed for search by trigrams: storing a long one holds the loop for the database's
- * indexing, about 0.2 ms per kilobyte stored (kses can make the text four times longer: `<` is
- * stored as `&lt;`). PostgreSQL does that in its own process. Those writes are held to the rule
- * the bounds come from, a few milliseconds per kilobyte sent, on PGlite only.
+ * The embedded database (PGlite) runs its SQL on the event loop: storing a megabyte of text holds
+ * it for 100-150 ms there, and an event's description and excerpt are also indexed for search by
+ * trigrams, about 0.2 ms per kilobyte stored (kses may have made the text longer: `&` is stored
+ * as `&amp;`). PostgreSQL does both in its own process, where every bound holds as it is. On
+ * PGlite the hold bound grows by 0.25 ms per kilobyte sent, and event description and excerpt
+ * writes are held to the rule the bounds come from, a few milliseconds per kilobyte sent.
  */
-const embeddedIndexing = (label: string) =>
-  testBackend === 'pglite' && /^(POST \/events\S* (description|excerpt)|(create|update)Event input\.(description|excerpt)):/.test(label);
+const indexedEventText = (label: string) => /^(POST \/events\S* (description|excerpt)|(create|update)Event input\.(description|excerpt)):/.test(label);
 
 function expectWithinBounds(m: Measured, bytes: number) {
   expect(m.status, m.label).toBeLessThan(500);
-  const perKb = embeddedIndexing(m.label) ? (3 * bytes) / 1000 : 0;
+  const kb = bytes / 1000;
+  const embedded = testBackend === 'pglite';
+  const answerAllowance = embedded && indexedEventText(m.label) ? 3 * kb : 0;
+  const holdAllowance = embedded ? (indexedEventText(m.label) ? 3 : 0.25) * kb : 0;
   // Answered in time: by the clock, or, when other processes took the CPU meanwhile, by the CPU
   // time this process (server, worker threads and all) spent on the request.
-  expect(Math.min(m.answerMs, m.serverMs), `${m.label}: answered in (wall ${m.answerMs.toFixed(0)} ms, server CPU ${m.serverMs.toFixed(0)} ms)`).toBeLessThan(ANSWER_MS + perKb);
-  expect(m.holdMs, `${m.label}: held the event loop (/healthz waiting) for`).toBeLessThan(HOLD_MS + perKb);
+  expect(Math.min(m.answerMs, m.serverMs), `${m.label}: answered in (wall ${m.answerMs.toFixed(0)} ms, server CPU ${m.serverMs.toFixed(0)} ms)`).toBeLessThan(ANSWER_MS + answerAllowance);
+  expect(m.holdMs, `${m.label}: held the event loop (/healthz waiting) for`).toBeLessThan(HOLD_MS + holdAllowance);
 }
 
 /** The cases of one parameter: every value at every size. */
