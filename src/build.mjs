@@ -85,7 +85,8 @@ const keepFileUrls = {
 /**
  * Packages the bundle leaves in node_modules: those that read their own files (__dirname, files next
  * to their modules: PGlite's WebAssembly, Prisma's runtime, argon2's native addon, the iCal time
- * zones, pino's workers, ioredis's package.json; ioredis is also loaded on demand by the throttle),
+ * zones, pino's workers and Piscina's (the text work pool), ioredis's package.json; ioredis is also
+ * loaded on demand by the throttle),
  * and those whose objects cross between the bundle and such a package
  * (pg's pool is handed to Prisma's adapter; @prisma/driver-adapter-utils is shared with the PGlite
  * adapter). Everything else (graphql, Yoga, Pothos, zod, Koa…) is bundled: one copy of each.
@@ -99,6 +100,7 @@ const BUNDLE_EXTERNAL = [
   'pg-*',
   '@touch4it/ical-timezones',
   'pino',
+  'piscina',
   'swagger-ui-dist',
   'ioredis',
 ];

@@ -5,6 +5,7 @@
  */
 import type { RestEventFragment, RestOrganizerFragment, RestVenueFragment } from '../generated/operations.ts';
 import { offerPrice } from '../../src/domain/cost.ts';
+import { stripAllTags } from '../../src/domain/text.ts';
 import { absoluteImageUrl } from './image.ts';
 import { escJs, isoWithOffset, type JsonObject } from './util.ts';
 
@@ -13,11 +14,6 @@ type RestPost = RestEventFragment | RestVenueFragment | RestOrganizerFragment;
 
 const EXCERPT_WORDS = 55;
 const EXCERPT_MORE = ' [&hellip;]';
-
-/** Strip tags the way `wp_strip_all_tags` does (script/style bodies included). */
-function stripAllTags(html: string): string {
-  return html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
-}
 
 /**
  * `tribe_events_get_the_excerpt()` from the rendered fields: the manual excerpt when there is one,

@@ -5,8 +5,10 @@
  * defaults, `required`); descriptions are i18n keys (`rest-facade/i18n/*.json`).
  */
 import { MAX_INT } from '../../src/domain/ids.ts';
+import { phpTrim } from '../../src/domain/text.ts';
+import { invalidTypeError } from '../wp/errors.ts';
 import { isNumeric } from '../wp/coerce.ts';
-import type { ArgEnv, ArgSpec, ArgValidationContext } from '../wp/types.ts';
+import type { ArgEnv, ArgSpec, ArgValidationContext, ValidateResult } from '../wp/types.ts';
 
 function toPositiveInt(v: unknown): number | null {
   if (typeof v === 'boolean' || !isNumeric(v)) return null;
@@ -38,6 +40,17 @@ export function nonEmptyString(v: unknown): boolean {
  */
 export function dateText(v: unknown): boolean {
   return typeof v !== 'string' || v.trim() !== '';
+}
+
+/**
+ * A venue's or organizer's `image` (the plugin's `is_image_or_empty` on a `string` parameter): a
+ * JSON number is an attachment ID only when it is one (REC §1.4), else the plugin's type error
+ * (`0`, `-0`: "image is not of type string."); text that PHP trims to nothing but is not `""`
+ * (`" "`, `"\t\n"`) is neither empty nor an image: "Invalid parameter.". The rest is the core's.
+ */
+export function imageOrEmpty(v: unknown, ctx: ArgValidationContext): ValidateResult {
+  if (typeof v === 'number') return positiveInt(v) || invalidTypeError(ctx.name, 'string');
+  return typeof v !== 'string' || v === '' || phpTrim(v) !== '';
 }
 
 /** `""` or an absolute URL. */

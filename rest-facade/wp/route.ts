@@ -251,6 +251,11 @@ export async function processArgs(
     if (accept === 'list') {
       v = parseList(v);
       values[name] = v;
+      // A CSV is url-decoded once more: `%00` is a NUL now, refused as one sent as such.
+      if (isTainted(v)) {
+        failures.push([name, false]);
+        continue;
+      }
     }
     if (accept === 'typed' && !isPlainScalar(v)) continue; // reported as a type error in step 5
     if (spec.validate) {

@@ -4,11 +4,11 @@ import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { formatCost, parseCostValues } from '../../src/domain/cost.ts';
 import { timezoneAbbr } from '../../src/domain/timezone.ts';
-import { renderTitle } from '../../src/domain/text.ts';
 import { buildEventListQuery, eventListOrder, type AppliedWindow } from '../../src/services/event-list.ts';
 import { mapDateBounds } from '../../src/domain/date-window.ts';
 import { createEvent, purgeEvent, restoreEvent, trashEvent, updateEvent } from '../../src/services/events.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
+import { renderText } from '../../src/services/text-work.ts';
 import { lockedContent, viewerCanRead, visibleLinkedWhere } from '../../src/services/visibility.ts';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors, readByAddress, strictArgDescription, writeErrors } from '../errors.ts';
@@ -31,7 +31,7 @@ export const EventRef = builder.prismaNode('Event', {
   ...postNodeOptions,
   interfaces: [PostInterface],
   fields: (t) => ({
-    title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderTitle(e.title) }),
+    title: t.string({ description: 'Display title (typographic pass applied).', resolve: (e) => renderText('title', e.title) }),
     titleRaw: t.exposeString('title', { description: 'Title as stored.' }),
     excerptRaw: t.string({ description: 'Excerpt as stored; empty while `locked`.', resolve: (e, _a, ctx) => lockedContent(ctx, e, e.excerpt) }),
     startDate: t.string({ description: 'Start, event-local wall clock `YYYY-MM-DD HH:MM:SS`.', resolve: (e) => wallClock(e.startLocal) }),

@@ -1,6 +1,6 @@
 import type { Event, Organizer, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/services/context.ts';
-import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';
+import { renderText } from '../../src/services/text-work.ts';
 import { isLocked, lockedContent, readableWhere } from '../../src/services/visibility.ts';
 import { dateToWallClock, localToUtc, wallClockToDate } from '../../src/domain/wall-clock.ts';
 import { builder } from '../builder.ts';
@@ -36,7 +36,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
     slug: t.exposeString('slug', { nullable: true, description: 'Null for drafts never given one; trashed posts end in `__trashed`.' }),
     description: t.string({
       description: 'Body rendered as HTML (auto-paragraphs); empty while `locked`.',
-      resolve: (p, _a, ctx: Context) => renderContent(lockedContent(ctx, p, p.content)),
+      resolve: (p, _a, ctx: Context) => renderText('content', lockedContent(ctx, p, p.content)),
     }),
     descriptionRaw: t.string({
       description: 'Body as stored; empty while `locked`.',
@@ -44,7 +44,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
     }),
     excerpt: t.string({
       description: 'Manual excerpt rendered as HTML; empty when none or while `locked`.',
-      resolve: (p, _a, ctx: Context) => renderExcerpt(lockedContent(ctx, p, p.excerpt)),
+      resolve: (p, _a, ctx: Context) => renderText('excerpt', lockedContent(ctx, p, p.excerpt)),
     }),
     hasPassword: t.boolean({ resolve: (p) => p.password !== '' }),
     locked: t.boolean({
@@ -89,7 +89,7 @@ export const LinkedPostInterface = builder.interfaceRef<PostShape & Pick<Venue |
   description: 'What venues and organizers share: WordPress posts with a name as title.',
   interfaces: [PostInterface],
   fields: (t) => ({
-    name: t.string({ description: 'Display name.', resolve: (p) => renderTitle(p.name) }),
+    name: t.string({ description: 'Display name.', resolve: (p) => renderText('title', p.name) }),
     nameRaw: t.exposeString('name'),
     phone: t.exposeString('phone'),
     website: t.exposeString('website'),

@@ -34,6 +34,13 @@ interface CostEntry {
 
 const COST_RE = /[,.]?(\d+)[,.]?(\d*)/g;
 
+/**
+ * The longest cost accepted, all its strings together. A cost is parsed whole on every read (each
+ * number in it is a value), so an unbounded one made every read of the event slower; a price list
+ * longer than this belongs in the description.
+ */
+export const MAX_COST_LENGTH = 1000;
+
 /** PHP `is_numeric` for plain decimal strings. */
 function isNumeric(text: string): boolean {
   return /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text);
@@ -82,6 +89,16 @@ export function parseCostValues(stored: readonly (string | null | undefined)[] |
     .map((e) => ({ detail: e.detail, sortValue: e.numeric ? e.value : phpFloat(e.detail) }))
     .sort((a, b) => a.sortValue - b.sortValue)
     .map((e) => e.detail);
+}
+
+/**
+ * `text.split(/\s*,\s*\/)` in linear time (the expression rescans a run of white space from each of
+ * its characters when no comma follows): white space around the commas goes, not at the ends.
+ */
+function splitOnCommas(text: string): string[] {
+  const parts = text.split(',');
+  const last = parts.length - 1;
+  return last === 0 ? parts : parts.map((p, i) => (i === 0 ? p.trimEnd() : i === last ? p.trimStart() : p.trim()));
 }
 
 function withCurrency(text: string, symbol: string, suffix: boolean): string {
@@ -156,7 +173,7 @@ export function offerPrice(stored: readonly (string | null | undefined)[] | stri
 export function inferCurrency(cost: string | readonly string[] | null | undefined): { symbol: string; position: CurrencyPosition } {
   const none = { symbol: '', position: '' as CurrencyPosition };
   if (cost === null || cost === undefined) return none;
-  const originals = typeof cost === 'string' ? cost.split(/\s*,\s*/) : [...cost];
+  const originals = typeof cost === 'string' ? splitOnCommas(cost) : [...cost];
   if (!originals.length || originals.every((c) => !c)) return none;
 
   // parse_cost_range( $original_costs, null, false ): index => cost, insertion order, later duplicates overwrite.

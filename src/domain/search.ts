@@ -2,6 +2,24 @@
  * Search phrases (contract §5.4 events, §5.6 venues/organizers).
  */
 
+/**
+ * The longest search phrase accepted. The database matches each word as a substring
+ * (`ILIKE '%word%'`), which costs the searched text's length times the word's where both repeat
+ * themselves: 1,000 characters against a megabyte of text took 12 s. WordPress sets no bound; no
+ * search of a calendar is this long.
+ */
+export const MAX_SEARCH_LENGTH = 100;
+
+/**
+ * The search phrase's own faults, before any word is looked for: blank, or longer than
+ * `MAX_SEARCH_LENGTH`. Returns the error's message and code, or null.
+ */
+export function searchPhraseFault(phrase: string): { message: string; code: 'EMPTY' | 'TOO_LONG' } | null {
+  if (!phrase.trim()) return { message: 'The search text cannot be empty.', code: 'EMPTY' };
+  if (phrase.length > MAX_SEARCH_LENGTH) return { message: `The search text is too long (${MAX_SEARCH_LENGTH} characters at most).`, code: 'TOO_LONG' };
+  return null;
+}
+
 /** WordPress' default English search stop words (`wp_search_stopwords`). */
 export const SEARCH_STOPWORDS: readonly string[] = [
   'about', 'an', 'are', 'as', 'at', 'be', 'by', 'com', 'for', 'from', 'how', 'in', 'is', 'it', 'of', 'on',

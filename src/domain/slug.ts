@@ -2,6 +2,7 @@
  * Slugs (contract §6 by-slug lookups, §7.5 generation), after WordPress `sanitize_title`.
  */
 import slugifyLib from '@sindresorhus/slugify';
+import { stripTags } from './text.ts';
 
 export const MAX_SLUG_LENGTH = 200;
 
@@ -13,7 +14,7 @@ export const MAX_SLUG_LENGTH = 200;
  */
 export function slugify(text: string | null | undefined): string {
   let t = String(text ?? '');
-  t = t.replace(/<[^>]*>/g, '');
+  t = stripTags(t);
   t = t.replace(/&(?:nbsp|#160|ndash|#8211|mdash|#8212);/gi, '-').replace(/&[^\s&;]+;/g, '');
   // remove_accents: strip combining marks so `ü` folds to `u` (not the German `ue`).
   t = t.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');

@@ -4,6 +4,12 @@
  */
 
 /**
+ * The longest post title accepted (an event's title, a venue's or organizer's name). WordPress
+ * stores any length, but a title is rendered (texturized) and slugged on every write and read.
+ */
+export const MAX_TITLE_LENGTH = 1000;
+
+/**
  * `esc_html`: escapes `& < > " '` (as `&amp; &lt; &gt; &quot; &#039;`) without double-encoding
  * entities that are already valid.
  */
@@ -29,11 +35,20 @@ export function phpTrim(text: string): string {
 const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', nbsp: ' ' };
 
+/**
+ * `text.replace(/<[^>]*>/g, '')` in linear time: that expression scans from every `<` to the end of
+ * the text when no `>` follows (a run of `<` took seconds), so it runs only up to the last `>`,
+ * where every scan stops at the next `>` and is consumed by the match.
+ */
+export function stripTags(text: string): string {
+  const last = text.lastIndexOf('>');
+  if (last === -1) return text;
+  return text.slice(0, last + 1).replace(/<[^>]*>/g, '') + text.slice(last + 1);
+}
+
 /** Text of an HTML field, for a plain-text place (a page title, an iCal property): tags dropped, entities decoded. */
 export function htmlToText(html: string | null | undefined): string {
-  return String(html ?? '')
-    .replace(/<br\s*\/?>|<\/p>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+  return stripTags(String(html ?? '').replace(/<br\s*\/?>|<\/p>/gi, '\n'))
     .replace(/&#(\d+);/g, (_, n: string) => codePoint(Number(n)))
     .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => codePoint(parseInt(n, 16)))
     .replace(/&(amp|lt|gt|quot|nbsp);/g, (_, e: string) => NAMED_ENTITIES[e] ?? '')
@@ -48,14 +63,49 @@ export function htmlToText(html: string | null | undefined): string {
 const ALLBLOCKS =
   '(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)';
 
-/** The next index of `needle` at or after `from`, remembering the last answer (scans stay linear). */
-function forwardFinder(text: string, needle: string): (from: number) => number {
+/**
+ * The next index of `needle` at or after `from`, remembering the last answer: callers ask with
+ * growing `from`, so the text is scanned once however often they ask. A regular expression needle
+ * (flag `g`) finds case-insensitive needles.
+ */
+function forwardFinder(text: string, needle: string | RegExp): (from: number) => number {
   let found = -2;
+  const find =
+    typeof needle === 'string'
+      ? (from: number) => text.indexOf(needle, from)
+      : (from: number) => {
+          needle.lastIndex = from;
+          return needle.exec(text)?.index ?? -1;
+        };
   return (from) => {
     if (found === -1 || (found >= from && found !== -2)) return found;
-    found = text.indexOf(needle, from);
+    found = find(from);
     return found;
   };
+}
+
+/**
+ * `wp_strip_all_tags`: `<script>` and `<style>` elements removed with their content
+ * (`<(script|style)[^>]*?>[\s\S]*?<\/\1>`, case-insensitively), then every tag. Linear: each
+ * opening tag's end and each closer are found by forward scans that never go back.
+ */
+export function stripAllTags(html: string): string {
+  const nextGt = forwardFinder(html, '>');
+  const closers = { script: forwardFinder(html, /<\/script>/gi), style: forwardFinder(html, /<\/style>/gi) };
+  const opener = /<(script|style)/gi;
+  let out = '';
+  let last = 0;
+  for (let m = opener.exec(html); m; m = opener.exec(html)) {
+    const gt = nextGt(m.index + m[0].length);
+    if (gt === -1) break; // no `>` left: no element can start here or later
+    const name = (m[1] ?? '').toLowerCase() as keyof typeof closers;
+    const close = closers[name](gt + 1);
+    if (close === -1) continue; // unclosed: the tag alone goes with the other tags below
+    out += html.slice(last, m.index);
+    last = close + name.length + 3;
+    opener.lastIndex = last;
+  }
+  return stripTags(out + html.slice(last));
 }
 
 /**
@@ -356,6 +406,13 @@ export function convertChars(text: string): string {
   return out.replace(/<br>/g, '<br />').replace(/<hr>/g, '<hr />');
 }
 
+/**
+ * Texts longer than this are long: rendering or filtering one may take tens of milliseconds, so
+ * src/services/text-work.ts does it off the event loop (and caches it, bounded by size); the
+ * functions here neither memoize them nor care.
+ */
+export const LONG_TEXT_LENGTH = 16_384;
+
 // Rendering is pure and the same records are read again and again: keep recent renderings
 // (bounded; the cache starts over when full).
 const RENDER_LIMIT = 5_000;
@@ -363,6 +420,7 @@ function memoized(render: (text: string) => string): (text: string | null | unde
   const cache = new Map<string, string>();
   return (text) => {
     const key = text ?? '';
+    if (key.length > LONG_TEXT_LENGTH) return render(key);
     let out = cache.get(key);
     if (out === undefined) {
       out = render(key);

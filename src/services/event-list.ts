@@ -4,7 +4,7 @@ import { wallClockToDate } from '../domain/wall-clock.ts';
 import { DATE_BOUND_NAMES, DATE_BOUNDS, resolveEventWindow, type DateBoundValues } from '../domain/date-window.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { geofenceBox } from '../domain/geo.ts';
-import { parseSearchTerms } from '../domain/search.ts';
+import { parseSearchTerms, searchPhraseFault } from '../domain/search.ts';
 import { resolveTermRefs, withDescendants } from './terms.ts';
 import { listStatusWhere } from './visibility.ts';
 
@@ -81,7 +81,8 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter, dir
   }
 
   if (filter.search !== undefined && filter.search !== null) {
-    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const fault = searchPhraseFault(filter.search);
+    if (fault) throw new ValidationError(fault.message, 'search', fault.code);
     const { include, exclude } = parseSearchTerms(filter.search);
     for (const word of include) and.push(textWhere(word));
     for (const word of exclude) and.push({ NOT: textWhere(word) });

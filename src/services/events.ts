@@ -2,12 +2,12 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
 import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
-import { inferCurrency } from '../domain/cost.ts';
+import { inferCurrency, MAX_COST_LENGTH } from '../domain/cost.ts';
 import { dateToWallClock } from '../domain/wall-clock.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
 import { computeEventDates } from '../domain/event-dates.ts';
-import { filterHtmlFields } from '../domain/kses.ts';
 import { slugify, untrashedSlug } from '../domain/slug.ts';
+import { MAX_TITLE_LENGTH } from '../domain/text.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { eventTermChanges, publishChange, termChanges, type Change } from './changes.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
@@ -29,8 +29,7 @@ import {
 import { retryOnVanishedLink, retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { resolveOrCreateTermsForEvent } from './terms.ts';
-
-const MAX_TITLE = 1000;
+import { filterHtmlFields } from './text-work.ts';
 
 /** What WordPress filters on save for callers without `unfiltered_html` (title_save_pre, content_save_pre, excerpt_save_pre). */
 const HTML_FIELDS = { title: 'data', description: 'post', excerpt: 'post' } as const;
@@ -49,11 +48,14 @@ function validateInput(input: EventInput, creating: boolean) {
       throw new ValidationError(`Required: ${missing.join(', ')}`, first, 'REQUIRED');
     }
   }
-  nonEmpty(input.title, 'title', MAX_TITLE);
+  nonEmpty(input.title, 'title', MAX_TITLE_LENGTH);
   // An empty description clears it (an imported occurrence edited to have none); the REST API
   // refuses `""` in its own argument check, as the plugin does.
   nonEmpty(input.excerpt, 'excerpt');
   nonEmpty(input.slug, 'slug', 200);
+  if (input.cost && input.cost.reduce((n, c) => n + c.length, 0) > MAX_COST_LENGTH) {
+    throw new ValidationError(`cost is too long (${MAX_COST_LENGTH} characters at most).`, 'cost', 'TOO_LONG');
+  }
   if (input.status !== undefined && input.status !== null && !ALL_STATUSES.includes(input.status as Status)) {
     throw new ValidationError(`Unknown status: ${input.status}`, 'status', 'UNKNOWN_STATUS');
   }
@@ -195,7 +197,7 @@ export function createEvent(ctx: Context, input: EventInput): Promise<number> {
 }
 
 async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   // Parameters are validated before permissions, as WordPress does (contract §1.3).
   validateInput(input, true);
   const timezone = timezoneOf(input, ctx.settings.timezone);
@@ -252,7 +254,7 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
  * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
  */
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
   const id = await writeEvent(ctx, address, input);
   await markOverride(ctx, id);

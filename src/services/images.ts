@@ -8,11 +8,14 @@ import { UPLOADS_PREFIX } from './uploads.ts';
 
 /**
  * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).
- * Returns null for "clear the image" ("" or 0). Blank is blank as PHP trims it: a value of Unicode
- * spaces (U+00A0, U+3000, …) is neither an ID nor a URL, and is refused as the plugin refuses it.
+ * Returns null for "clear the image" ("" or 0). Blank text (white space as PHP trims it) is refused,
+ * and so is a value of Unicode spaces (U+00A0, U+3000, …), which PHP does not trim: neither is an
+ * ID or a URL, and the plugin refuses both.
  */
 export async function resolveImageRef(ctx: Context, value: string, field = 'image'): Promise<number | null> {
   const v = phpTrim(value);
+  // "" removes the image; blank text is not "" (nor an ID or URL): the plugin refuses it.
+  if (v === '' && value !== '') throw new ValidationError('The image is blank: send "" to remove it.', field, 'INVALID_IMAGE');
   if (v === '' || v === '0') return null;
   if (/^\d+$/.test(v)) {
     const attachment = isRecordId(Number(v))

@@ -2,7 +2,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { ValidationError } from '../domain/errors.ts';
-import { splitLinkedSearchWords } from '../domain/search.ts';
+import { searchPhraseFault, splitLinkedSearchWords } from '../domain/search.ts';
 import { listStatusWhere } from './visibility.ts';
 
 export interface LinkedPostFilter {
@@ -21,7 +21,8 @@ export async function buildLinkedPostListQuery(ctx: Context, kind: 'VENUE' | 'OR
   const statusWhere = listStatusWhere<Prisma.VenueWhereInput>(ctx, filter.statuses);
   const and: Prisma.VenueWhereInput[] = [statusWhere];
   if (filter.search !== undefined && filter.search !== null) {
-    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const fault = searchPhraseFault(filter.search);
+    if (fault) throw new ValidationError(fault.message, 'search', fault.code);
     const fields = kind === 'VENUE' ? venueSearchFields : organizerSearchFields;
     // Each word must occur in one field; a record matches when any field matches all its words.
     const words = splitLinkedSearchWords(filter.search);

@@ -3,8 +3,8 @@ import type { Context } from './context.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
-import { filterHtmlFields } from '../domain/kses.ts';
 import { untrashedSlug } from '../domain/slug.ts';
+import { MAX_TITLE_LENGTH } from '../domain/text.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { stamp } from './clock.ts';
@@ -12,6 +12,7 @@ import { resolveImageRef } from './images.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
+import { filterHtmlFields } from './text-work.ts';
 import { readableWhere } from './visibility.ts';
 
 export type LinkedKind = 'VENUE' | 'ORGANIZER';
@@ -92,6 +93,9 @@ function validate(kind: LinkedKind, input: LinkedPostInput, creating: boolean) {
   if (input.name !== undefined && input.name !== null && !input.name.trim()) {
     throw new ValidationError(`The ${nameField} name cannot be empty.`, nameField, 'EMPTY');
   }
+  if (input.name && input.name.length > MAX_TITLE_LENGTH) {
+    throw new ValidationError(`The ${nameField} name is too long (${MAX_TITLE_LENGTH} characters at most).`, nameField, 'TOO_LONG');
+  }
   validateUrl(input.website, 'website');
   if (input.latitude !== undefined && input.latitude !== null && (input.latitude < -90 || input.latitude > 90)) {
     throw new ValidationError('Latitude must lie between -90 and 90.', 'latitude', 'OUT_OF_RANGE');
@@ -169,7 +173,7 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * ignoring case slugify alike), so they create one record and the others reuse it (issue 21).
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
   const name = input.name!.trim();
@@ -213,7 +217,7 @@ export async function updateLinkedPost(
   input: LinkedPostInput,
   opts: { allowReuse?: boolean } = {},
 ): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);
   const viewer = opts.allowReuse ? requirePostCreator(ctx) : requireEditable(ctx, row);

@@ -3,12 +3,13 @@ import type { Context } from './context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
-import { filterHtmlFields } from '../domain/kses.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
+import { searchPhraseFault } from '../domain/search.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { isSlugConflict, lockSlugBases, writeWithUniqueSlug } from './slugs.ts';
+import { filterHtmlFields } from './text-work.ts';
 
 export type Taxonomy = 'CATEGORY' | 'TAG';
 
@@ -84,6 +85,9 @@ export async function categoryPath(ctx: Context, id: number): Promise<string[]> 
 
 const isNumeric = (v: string) => /^\d+$/.test(v.trim());
 
+/** The longest term name or slug (their columns' length). */
+const MAX_TERM_TEXT = 200;
+
 /**
  * Resolves filter references (IDs or slugs) to term IDs. Any unknown reference is an error naming
  * `field` (contract §5.4: an unknown category or tag → 400).
@@ -106,6 +110,23 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
   return rows.map((r) => r.id);
 }
 
+/** How many terms of one taxonomy an event write may name (WordPress sets no limit). */
+export const MAX_TERMS_PER_EVENT = 100;
+
+/**
+ * The terms an event write names, bounded before any is looked up: each is looked up (and may be
+ * created) one by one, and no term's name or slug is longer than `MAX_TERM_TEXT`.
+ */
+function checkTermRefs(taxonomy: Taxonomy, refs: string[]) {
+  const field = taxonomy === 'CATEGORY' ? 'categories' : 'tags';
+  if (refs.length > MAX_TERMS_PER_EVENT) {
+    throw new ValidationError(`An event may name ${MAX_TERMS_PER_EVENT} ${field} at most.`, field, 'TOO_MANY');
+  }
+  if (refs.some((r) => r.length > MAX_TERM_TEXT)) {
+    throw new ValidationError(`A term name or slug is ${MAX_TERM_TEXT} characters at most.`, field, 'TOO_LONG');
+  }
+}
+
 /**
  * Event writes link terms by ID, slug or name (contract §7.4): an unknown numeric ID is dropped, a
  * string is looked up as slug, then name, and created when not found. Concurrent writes naming one
@@ -114,6 +135,7 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
 export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
   const result: number[] = [];
   const trimmed = refs.map((r) => r.trim()).filter(Boolean);
+  checkTermRefs(taxonomy, trimmed);
   const slugOf = (raw: string) => normalizeSlugLookup(raw) || slugify(raw);
   // The IDs and slugs of every ref in one query (issue 21, item 7): what it finds is what the
   // per-ref lookups below would find first; names and creations stay one at a time.
@@ -128,7 +150,7 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
       continue;
     }
     // A term created by name is named as createTerm would name it (filtered for callers without unfiltered_html).
-    const name = filterHtmlFields(ctx.viewer, { name: raw }, HTML_FIELDS).name.trim();
+    const name = (await filterHtmlFields(ctx.viewer, { name: raw }, HTML_FIELDS)).name.trim();
     const byName = async (db: TransactionClient) =>
       (await findTerm(db, taxonomy, { name: raw })) ?? (name && name !== raw ? await findTerm(db, taxonomy, { name }) : null);
     const lookUp = async (db: TransactionClient) => (await findTerm(db, taxonomy, { slug: slugOf(raw) })) ?? (await byName(db));
@@ -267,15 +289,16 @@ function validateTermInput(input: TermInput, creating: boolean) {
   if (input.name !== undefined && input.name !== null && !input.name.trim()) {
     throw new ValidationError('The term name cannot be empty.', 'name', 'EMPTY');
   }
-  if (input.name && input.name.length > 200) throw new ValidationError('The term name is too long (200 characters at most).', 'name', 'TOO_LONG');
+  // Lengths first: slugify works on the slug below.
+  if (input.name && input.name.length > MAX_TERM_TEXT) throw new ValidationError(`The term name is too long (${MAX_TERM_TEXT} characters at most).`, 'name', 'TOO_LONG');
+  if (input.slug && input.slug.length > MAX_TERM_TEXT) throw new ValidationError(`The slug is too long (${MAX_TERM_TEXT} characters at most).`, 'slug', 'TOO_LONG');
   if (input.slug !== undefined && input.slug !== null && !slugify(input.slug)) {
     throw new ValidationError('The slug is empty once normalized.', 'slug', 'EMPTY');
   }
-  if (input.slug && input.slug.length > 200) throw new ValidationError('The slug is too long (200 characters at most).', 'slug', 'TOO_LONG');
 }
 
 export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validateTermInput(input, true);
   await checkParent(ctx, taxonomy, input.parentId);
   requireTermManager(ctx, taxonomy);
@@ -316,7 +339,7 @@ export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: numbe
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
-  input = filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
+  input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const current = await getTermOrThrow(ctx, taxonomy, id);
   validateTermInput(input, false);
   await checkParent(ctx, taxonomy, input.parentId, id);
@@ -428,7 +451,8 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
     if (missing.length) throw new ValidationError(`Unknown ${label} ID: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
   };
   if (filter.search !== undefined && filter.search !== null) {
-    if (!filter.search.trim()) throw new ValidationError('The search text cannot be empty.', 'search', 'EMPTY');
+    const fault = searchPhraseFault(filter.search);
+    if (fault) throw new ValidationError(fault.message, 'search', fault.code);
     const s = filter.search.trim();
     and.push({ OR: [{ name: { contains: s, mode: 'insensitive' } }, { slug: { contains: s, mode: 'insensitive' } }] });
   }

@@ -11,7 +11,9 @@
  *   BENCH_DURATION=10             seconds per measured run; BENCH_WARMUP=3 seconds of warm-up before each
  *   BENCH_CONNECTIONS=1,10
  *   BENCH_ROUNDS=2                rounds over all scenarios in one server process (RSS leak check)
- *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all; `mixed` is the mixed load below)
+ *   BENCH_SCENARIOS=…             comma-separated scenario keys to run (default: all; `mixed` is the mixed load below,
+ *                                 `longtext` the write time of a 100 KB description next to a 1 KB one (long-text.ts):
+ *                                 BENCH_SCENARIOS=longtext BENCH_SIZES=1000 runs just it)
  *   BENCH_MIXED=8,2               mixed load: this many connections reading GET /events while this many
  *                                 write (authenticated POST /events) at once; prints read and write p50/p99
  *                                 side by side (0 turns it off)
@@ -38,7 +40,8 @@
  *
  * Last, the edge (test/bench/edge.ts, as `npm run bench:edge`): the calendar behind Varnish with xkey
  * purges, its hit ratio and throughput next to the origin's, and write-to-visible latency at the edge
- * (BENCH_EDGE=0 leaves it out; reported as not measured when varnishd or varnish-modules is missing).
+ * (BENCH_EDGE=0 leaves it out, and so does a BENCH_SCENARIOS without `edge`; reported as not measured when
+ * varnishd or varnish-modules is missing).
  *
  * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
  * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
@@ -59,6 +62,7 @@ import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profi
 import { seedUrl, type SeedInfo } from './seed.ts';
 import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
 import { measureEdge, type EdgeResult } from './edge.ts';
+import { formatLongText, measureLongText, type LongTextRow } from './long-text.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
 
@@ -291,6 +295,8 @@ interface RunResult {
   minimalPage?: UncachedPage;
   /** Reads and authenticated writes at once, at fixed connection counts (BENCH_MIXED). */
   mixed?: { reads: LoadResult; writes: LoadResult; load1: number };
+  /** Write time of a 100 KB description next to a 1 KB one (long-text.ts). */
+  longText?: LongTextRow[];
 }
 
 const results: RunResult[] = [];
@@ -602,6 +608,11 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     result.mixed = await mixedLoad(server, seed, MIXED);
     await cleanupPosts();
   }
+  if (!ONLY || ONLY.has('longtext')) {
+    result.longText = await measureLongText(server.baseUrl, server.pid, { admin: authHeader() });
+    console.error(formatLongText(result.longText));
+    await cleanupPosts();
+  }
   rss.stop();
   await server.stop();
 
@@ -612,7 +623,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
         return ms;
       }
     : undefined;
-  if (UNCACHED) {
+  if (UNCACHED && (!ONLY || selected.length)) {
     // One page with the presented records the default keeps (only the response cache off).
     const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: env.BENCH_PRESENTED_TTL_S }, sqlPreload: true, label: 'server, response cache off' });
     result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot, dbCpuMs: dbTotal });
@@ -1120,6 +1131,7 @@ function report(): string {
     parts.push(`\n## ${r.size} events · ${r.backend}  (seeded ${r.seed.rows} rows in ${r.seed.seconds.toFixed(1)} s)\n`);
     parts.push(table(r));
     if (r.mixed) parts.push(mixedLine(r.mixed));
+    if (r.longText) parts.push(formatLongText(r.longText));
     for (const x of ratios(r)) {
       parts.push(
         `c=${x.conns}: REST/GraphQL cost ${f1(x.restPerGraphqlCost, 2)}× (CPU ${f1(x.restPerGraphqlCpu, 2)}×)   REST/minimal throughput ${f1(x.restPerMinimal, 2)}× (CPU ${f1(x.restPerMinimalCpu, 2)}×)`,
@@ -1198,7 +1210,7 @@ async function main() {
   } finally {
     await cleanupAll();
   }
-  if (EDGE) {
+  if (EDGE && (!ONLY || ONLY.has('edge'))) {
     console.error('edge: the calendar behind Varnish (edge.ts)');
     edge = await measureEdge().catch((e: unknown) => `failed: ${(e as Error).message}`);
   }

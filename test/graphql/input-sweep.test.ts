@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
+import { isList, named, print, TYPE_REF, type InputValue, type TypeRef } from '../helpers/introspection.ts';
 
 /**
  * No input a client can send is answered as a server fault (issue 25 item 2): the schema is
@@ -15,15 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-interface TypeRef {
-  kind: string;
-  name: string | null;
-  ofType: TypeRef | null;
-}
-interface InputValue {
-  name: string;
-  type: TypeRef;
-}
 interface FieldInfo {
   name: string;
   args: InputValue[];
@@ -37,13 +29,9 @@ interface FullType {
   enumValues: { name: string }[] | null;
 }
 
-const TYPE_REF = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
 const INTROSPECTION = `{ __schema { queryType { name } mutationType { name }
   types { kind name fields { name args { name type { ${TYPE_REF} } } type { ${TYPE_REF} } } inputFields { name type { ${TYPE_REF} } } enumValues { name } } } }`;
 
-const named = (t: TypeRef): TypeRef => (t.ofType ? named(t.ofType) : t);
-const isList = (t: TypeRef): boolean => t.kind === 'LIST' || (t.kind === 'NON_NULL' && isList(t.ofType!));
-const print = (t: TypeRef): string => (t.kind === 'NON_NULL' ? `${print(t.ofType!)}!` : t.kind === 'LIST' ? `[${print(t.ofType!)}]` : t.name!);
 
 const LONG = 'é'.repeat(20_000);
 const UNICODE = '💥 \u0000 \u202e ﷽ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \ud800';

@@ -1,9 +1,16 @@
 /**
- * Issue 8 item 5, accepted-invalid writes: what blank or empty values mean on event, venue and
- * organizer writes. Each is a 400 as the plugin answers, or a deliberate acceptance with its reason.
+ * Accepted-invalid writes (issue 8 item 5, and later ones): what blank or empty values mean on
+ * event, venue and organizer writes. Each is a 400 as the plugin answers, or a deliberate
+ * acceptance with its reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSample } from '../helpers/samples.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+interface Recorded {
+  request: { body: Record<string, unknown> };
+  response: { status: number; body: unknown };
+}
 
 let s: TestServer;
 beforeAll(async () => {
@@ -84,9 +91,55 @@ describe('blank values on writes', () => {
       image: '\u00a0',
     });
     expect(r.data?.updateVenue).toEqual({ __typename: 'ValidationError', field: 'image', code: 'INVALID_IMAGE' });
-    // ASCII white space is blank, as PHP trims it (the image is cleared, as by "").
-    const cleared = await s.api(`/venues/${venue.id}`, { method: 'POST', as: 'admin', body: { image: ' \t ' } });
+    // "" clears the image.
+    const cleared = await s.api(`/venues/${venue.id}`, { method: 'POST', as: 'admin', body: { image: '' } });
     expect([cleared.status, cleared.body.image ?? false]).toEqual([200, false]);
+  });
+
+  it('`image` of 0, -0 or blank text on venues and organizers is refused as the plugin refuses it (recorded samples)', async () => {
+    const number = readSample<Recorded>('POST_venues_400_image_number.json');
+    const blank = readSample<Recorded>('POST_venues_400_image_blank.json');
+    const { id: imageId } = await s.db.prisma.post.create({
+      data: { type: 'ATTACHMENT', attachment: { create: { url: `${s.base}/uploads/kept.png`, mimeType: 'image/png', title: 'kept' } } },
+    });
+    const venue = (await s.api('/venues', { method: 'POST', as: 'admin', body: { venue: 'Pictured Hall', image: imageId } })).body;
+    const organizer = (await s.api('/organizers', { method: 'POST', as: 'admin', body: { organizer: 'Pictured Org', image: imageId } })).body;
+    for (const path of [`/venues/${venue.id}`, `/organizers/${organizer.id}`, '/venues', '/organizers']) {
+      const name = path.startsWith('/venues') ? { venue: 'Other Hall' } : { organizer: 'Other Org' };
+      // JSON numbers: `0` and `-0` (JSON.stringify writes -0 as 0, so the body is written by hand).
+      for (const raw of ['0', '-0']) {
+        const r = await s.api(path, { method: 'POST', as: 'admin', body: `{"image": ${raw}, ${JSON.stringify(name).slice(1, -1)}}`, headers: { 'Content-Type': 'application/json' } });
+        expect([r.status, r.body], `${path} ${raw}`).toEqual([number.response.status, number.response.body]);
+      }
+      for (const value of [' ', '\t\n', ' \t ']) {
+        const r = await s.api(path, { method: 'POST', as: 'admin', body: { ...name, image: value } });
+        expect([r.status, r.body], `${path} ${JSON.stringify(value)}`).toEqual([blank.response.status, blank.response.body]);
+      }
+    }
+    // An ID sent as a JSON number is still taken (REC §1.4), and the refused writes changed nothing.
+    for (const path of [`/venues/${venue.id}`, `/organizers/${organizer.id}`]) {
+      expect((await s.api(path, { as: 'admin' })).body.image.id, path).toBe(imageId);
+    }
+    expect((await s.api('/venues?search=Other%20Hall', { as: 'admin' })).body.venues ?? []).toEqual([]);
+    // GraphQL: blank text is refused by the core too ("" is what removes an image).
+    const r = await s.graphql(`mutation($id: Int, $image: String) { updateOrganizer(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
+      id: organizer.id,
+      image: ' \t\n',
+    });
+    expect(r.data?.updateOrganizer).toEqual({ __typename: 'ValidationError', field: 'image', code: 'INVALID_IMAGE' });
+  });
+
+  it('`start_date: ""` (or `end_date`) on an event update is refused as the plugin refuses it (recorded sample)', async () => {
+    const recorded = readSample<Recorded>('POST_events_400_start_date_empty.json');
+    const event = (await s.api('/events', { method: 'POST', as: 'admin', body: ev })).body;
+    const r = await s.api(`/events/${event.id}`, { method: 'POST', as: 'admin', body: recorded.request.body });
+    expect([r.status, r.body]).toEqual([recorded.response.status, recorded.response.body]);
+    const end = await s.api(`/events/${event.id}`, { method: 'POST', as: 'admin', body: { end_date: ' ' } });
+    expect([end.status, end.body]).toMatchObject([400, invalid('end_date')]);
+    const created = await s.api('/events', { method: 'POST', as: 'admin', body: { ...ev, start_date: '' } });
+    expect([created.status, created.body]).toMatchObject([400, invalid('start_date')]);
+    const after = (await s.api(`/events/${event.id}`, { as: 'admin' })).body;
+    expect([after.start_date, after.end_date]).toEqual([event.start_date, event.end_date]);
   });
 
   it('an organizer CSV naming no ID (",,,") is 400; empty items beside IDs are skipped, "" unlinks', async () => {

@@ -53,6 +53,29 @@ describe('reproductions of issue 8 item 5', () => {
     expectClientError(await server.api('/tags', { method: 'POST', as: 'admin', body: { name: 't', description: 'a\0b' } }), 400);
   });
 
+  it('a category list holding "%00" (url-decoded once more, a NUL) is a 400 as a NUL is, JSON or form, not a 500', async () => {
+    const { id } = await server.create('/events', event());
+    const nul = await server.api(`/events/${id}`, { method: 'PUT', as: 'admin', body: { categories: '\0../../etc/passwd' } });
+    expectClientError(nul, 400);
+    for (const body of [{ categories: '%00../../etc/passwd' }, { tags: 'jazz,%00' }, new URLSearchParams({ categories: '%00../../etc/passwd' })]) {
+      const r = await server.api(`/events/${id}`, { method: 'PUT', as: 'admin', body });
+      expect([r.status, r.body], String(body)).toEqual([nul.status, body instanceof URLSearchParams || 'categories' in body ? nul.body : { ...nul.body, message: 'Invalid parameter(s): tags', data: { ...nul.body.data, params: { tags: 'Invalid parameter.' } } }]);
+    }
+    expect((await server.api(`/events/${id}`)).body.categories).toEqual([]);
+  });
+
+  it('a search phrase longer than 100 characters is a 400 on every list that searches (a substring match costs its length times the text\'s)', async () => {
+    const long = 'a'.repeat(100);
+    for (const path of ['/events', '/venues', '/organizers', '/categories', '/tags']) {
+      expect((await server.api(`${path}?search=${long}`)).status, path).toBe(200);
+      const r = await server.api(`${path}?search=${long}b`);
+      expectClientError(r, 400);
+      expect(r.body.data.params, path).toEqual({ search: 'Invalid parameter.' });
+    }
+    const gql = await server.graphql(`query($q: String) { events(filter: { search: $q }) { totalCount } }`, { q: `${long}b` });
+    expect(gql.errors?.[0]).toMatchObject({ extensions: { code: 'TOO_LONG', field: 'search' } });
+  });
+
   it('values longer than their column are a 400', async () => {
     expectClientError(await server.api('/categories', { method: 'POST', as: 'admin', body: { name: 'x'.repeat(201) } }), 400);
     expectClientError(await server.api('/tags', { method: 'POST', as: 'admin', body: { name: 'x'.repeat(201) } }), 400);

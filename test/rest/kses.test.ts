@@ -106,6 +106,22 @@ describe('values filtered down to nothing', () => {
   });
 });
 
+describe('values kses cannot take as they are', () => {
+  it('HTML nested deeper than 512, or a text kses makes longer than 1 MiB, is a 400 naming the field; the same as an administrator is kept', async () => {
+    const deep = `${'<em>'.repeat(600)}x${'</em>'.repeat(600)}`;
+    const ev = { title: 'Deep', start_date: '2026-12-05 10:00', end_date: '2026-12-05 11:00' };
+    const nested = await s.api('/events', { method: 'POST', as: 'contributor', body: { ...ev, description: deep } });
+    expect([nested.status, nested.body.code, Object.keys(nested.body.data.params ?? {})]).toEqual([400, 'rest_invalid_param', ['description']]);
+    // 300,000 `<` are 1.2 million characters once escaped (`&lt;`).
+    const escaped = await s.api('/events', { method: 'POST', as: 'contributor', body: { ...ev, excerpt: '<'.repeat(300_000) } });
+    expect([escaped.status, Object.keys(escaped.body.data.params ?? {})]).toEqual([400, ['excerpt']]);
+    const venue = await s.graphql(`mutation($d: String) { createVenue(input: { name: "Deep Hall", description: $d }) { __typename ... on ValidationError { field code } } }`, { d: deep }, 'author');
+    expect(venue.data.createVenue).toEqual({ __typename: 'ValidationError', field: 'description', code: 'TOO_DEEPLY_NESTED' });
+    const kept = await rest('/events', 'admin', { ...ev, description: deep });
+    expect((await event(kept.id, 'admin')).descriptionRaw).toBe(deep);
+  });
+});
+
 describe('venues and organizers', () => {
   it('filters a contributor\'s name and description on create and update (REST and GraphQL); an administrator\'s stay', async () => {
     for (const [path, field, type] of [['/venues', 'venue', 'Venue'], ['/organizers', 'organizer', 'Organizer']] as const) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearchTerms, splitLinkedSearchWords } from '../../src/domain/search.ts';
+import { MAX_SEARCH_LENGTH, parseSearchTerms, searchPhraseFault, splitLinkedSearchWords } from '../../src/domain/search.ts';
 
 describe('parseSearchTerms', () => {
   it('splits words, keeps quoted phrases and lower-cases', () => {
@@ -34,5 +34,13 @@ describe('splitLinkedSearchWords', () => {
     expect(splitLinkedSearchWords('Boston-area, 02110!')).toEqual(['boston-area', '02110']);
     expect(splitLinkedSearchWords('Café  Müller')).toEqual(['café', 'müller']);
     expect(splitLinkedSearchWords('  ')).toEqual([]);
+  });
+});
+
+describe('searchPhraseFault', () => {
+  it('refuses a blank phrase and one longer than MAX_SEARCH_LENGTH', () => {
+    expect(searchPhraseFault(' \t')).toMatchObject({ code: 'EMPTY' });
+    expect(searchPhraseFault('x'.repeat(MAX_SEARCH_LENGTH))).toBeNull();
+    expect(searchPhraseFault('x'.repeat(MAX_SEARCH_LENGTH + 1))).toMatchObject({ code: 'TOO_LONG' });
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { autop, escapeHtml, renderContent, renderExcerpt, renderTitle, texturize } from '../../src/domain/text.ts';
+import { inferCurrency } from '../../src/domain/cost.ts';
+import { HtmlTooDeepError, kses, MAX_HTML_DEPTH } from '../../src/domain/kses.ts';
+import { slugify } from '../../src/domain/slug.ts';
+import { autop, escapeHtml, htmlToText, renderContent, renderExcerpt, renderTitle, stripAllTags, stripTags, texturize } from '../../src/domain/text.ts';
+import { parseList } from '../../rest-facade/wp/coerce.ts';
 import { describeCases } from '../helpers/cases.ts';
 
 /** autop with its default line breaks (the tables name one argument). */
@@ -117,5 +121,62 @@ describe('rendering is linear in the length of the text', () => {
   });
   describeCases({ texturize }, {
     'keeps the WordPress answers for the rewritten patterns (texturize)': [['<b title="a -- b">"c" -- d</b>', '<b title="a -- b">&#8220;c&#8221; &#8212; d</b>']],
+  });
+});
+
+// Issue 33: tag stripping rescanned the rest of the text from every `<` with no `>` after it (a
+// cost of 100,000 `<` took 13 s through slugify), comma lists rescanned white space runs, and
+// nested HTML made sanitize-html's parser quadratic. The rewrites answer as the expressions they
+// replace on every short text of a small alphabet, and finish whole texts a quadratic step could not.
+describe('text steps are linear and answer as the expressions they replace', () => {
+  /** Every string of `alphabet` up to `max` characters. */
+  function* strings(alphabet: string[], max: number): Generator<string> {
+    let level = [''];
+    for (let n = 0; n <= max; n++) {
+      yield* level;
+      level = level.flatMap((s) => alphabet.map((c) => s + c));
+    }
+  }
+  const HTML = ['<', '>', 'a', '/', 'ScRipt', 'style', ' '];
+
+  it('stripTags, stripAllTags and htmlToText', () => {
+    const stripAllTagsBefore = (html: string) => html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '');
+    for (const text of strings(HTML, 5)) {
+      expect(stripTags(text), text).toBe(text.replace(/<[^>]*>/g, ''));
+      expect(stripAllTags(text), text).toBe(stripAllTagsBefore(text));
+    }
+    for (const text of ['<script>x</script>y<style a>b</STYLE>', '<script<script>x</script>', '<style>a</script>b</style>c', 'a<br/>b</p>&amp;']) {
+      expect(stripAllTags(text), text).toBe(stripAllTagsBefore(text));
+    }
+    expect(htmlToText('<p>A &amp; B</p><br>C<')).toBe('A & B\n\nC<');
+  });
+
+  it('splitting on commas with the white space around them', () => {
+    const before = (v: string) => v.split(/\s*,\s*/).map((x) => x.trim()).filter((x) => x !== '');
+    for (const text of strings([',', ' ', 'a', '\t'], 6)) {
+      expect(parseList(text), JSON.stringify(text)).toEqual(before(text.trim()));
+      expect(inferCurrency(`${text}$5`)).toEqual(inferCurrency(`${text}$5`.split(/\s*,\s*/)));
+    }
+  });
+
+  it('finishes pathological texts whole', () => {
+    const N = 200_000;
+    expect(slugify('<'.repeat(N))).toBe('');
+    expect(slugify(`${'<a'.repeat(N / 2)}>b`)).toBe('b');
+    expect(htmlToText('<'.repeat(N))).toBe('<'.repeat(N));
+    expect(stripAllTags('<script>'.repeat(N / 8))).toBe('');
+    expect(stripAllTags(`${'<style'.repeat(N / 6)}>`)).toBe('');
+    expect(inferCurrency(`${' '.repeat(N)}x`)).toEqual({ symbol: '', position: '' });
+    expect(parseList(`${' '.repeat(N)}x`)).toEqual(['x']);
+  });
+
+  it('kses refuses HTML nested deeper than the parser can follow in linear time', () => {
+    const nested = (depth: number) => `${'<em>'.repeat(depth)}x${'</em>'.repeat(depth)}`;
+    expect(kses(nested(MAX_HTML_DEPTH), 'post')).toBe(nested(MAX_HTML_DEPTH));
+    expect(() => kses(nested(MAX_HTML_DEPTH + 1), 'post')).toThrow(HtmlTooDeepError);
+    // Elements the parser closes itself (void ones, implied ends) do not count.
+    expect(kses('<p>a'.repeat(2_000), 'post')).toBe('<p>a</p>'.repeat(2_000));
+    expect(kses('<br>'.repeat(2_000), 'data')).toBe('');
+    expect(() => kses(nested(50_000), 'post')).toThrow(HtmlTooDeepError);
   });
 });

@@ -1,5 +1,5 @@
 /** Argument tables of the `/organizers` routes: the organizer's fields, the rest shared with venues. */
-import { dateText, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
+import { dateText, imageOrEmpty, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
 import { linkedPostArgs } from '../linked-posts/args.ts';
 
 export const organizerArgs = linkedPostArgs('organizer', {
@@ -12,7 +12,7 @@ export const organizerArgs = linkedPostArgs('organizer', {
   phone: { type: "string", default: null, description: "desc.the_organizer_phone_number" },
   website: { type: "string", default: null, description: "desc.the_organizer_website", validate: urlOrEmpty },
   email: { type: "string", default: null, description: "desc.the_organizer_e_mail_address" },
-  image: { type: "string", default: null, description: "desc.the_organizer_featured_image_id_or_url", lenient: true },
+  image: { type: "string", default: null, description: "desc.the_organizer_featured_image_id_or_url", lenient: true, validate: imageOrEmpty },
 }, {
   perPage: 'desc.the_number_of_organizers_to_return_on_each_page',
   search: 'desc.organizers_should_contain_the_specified_string_in_th_ada141',

@@ -1,5 +1,5 @@
 /** Argument tables of the `/venues` routes: the venue's fields, the rest shared with organizers. */
-import { dateText, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
+import { dateText, imageOrEmpty, nonEmptyString, postStatus, urlOrEmpty } from '../args.ts';
 import { linkedPostArgs } from '../linked-posts/args.ts';
 
 export const venueArgs = linkedPostArgs('venue', {
@@ -20,7 +20,7 @@ export const venueArgs = linkedPostArgs('venue', {
   phone: { type: "string", default: null, description: "desc.the_venue_phone_number" },
   stateprovince: { type: "string", default: null, description: "desc.the_venue_state_and_province" },
   website: { type: "string", default: null, description: "desc.the_venue_website_url", validate: urlOrEmpty },
-  image: { type: "string", default: null, description: "desc.the_organizer_featured_image_id_or_url", lenient: true },
+  image: { type: "string", default: null, description: "desc.the_organizer_featured_image_id_or_url", lenient: true, validate: imageOrEmpty },
 }, {
   perPage: 'desc.the_number_of_venues_to_return_on_each_page',
   search: 'desc.venues_should_contain_the_specified_string_in_the_ti_e56774',

@@ -10,6 +10,7 @@
  * of the request only: the calendar itself comes from the core.
  */
 import { parseCalendarDate } from '../../domain/calendar-days.ts';
+import { MAX_SEARCH_LENGTH } from '../../domain/search.ts';
 
 export type ViewName = 'list' | 'month' | 'day';
 
@@ -93,7 +94,8 @@ export function applyQuery(req: ViewRequest, query: Record<string, string | stri
   } else if (out.date && out.view !== 'month' && isMonth(out.date)) out.date = `${out.date}-01`;
   else if (out.date && out.view === 'month' && isDay(out.date)) out.date = out.date.slice(0, 7);
   const search = (first(query['tribe-bar-search']) ?? first(query.search))?.trim();
-  if (search) out.search = search.slice(0, 200);
+  // Longer phrases are refused by the search itself (src/domain/search.ts): the page cuts them.
+  if (search) out.search = search.slice(0, MAX_SEARCH_LENGTH);
   const page = first(query.page) ?? first(query.paged);
   if (page !== undefined && page !== '') {
     if (!/^[1-9]\d{0,5}$/.test(page)) return null;
