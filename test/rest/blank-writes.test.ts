@@ -122,7 +122,7 @@ describe('blank values on writes', () => {
     }
     expect((await s.api('/venues?search=Other%20Hall', { as: 'admin' })).body.venues ?? []).toEqual([]);
     // GraphQL: blank text is refused by the core too ("" is what removes an image).
-    const r = await s.graphql(`mutation($id: Int, $image: String) { updateOrganizer(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
+    const r = await s.graphql(`mutation($id: ID, $image: String) { updateOrganizer(id: $id, input: { image: $image }) { __typename ... on ValidationError { field code } } }`, {
       id: organizer.id,
       image: ' \t\n',
     });
