@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseConfigError, openDatabase } from '../../src/db/database.ts';
 import { applyMigrations, diffDatabaseToSchema, migrationsDir, resolveFailedMigration, writeEmptyDatabaseImage } from '../../src/db/migrate.ts';
 import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.ts';
+import { freePort } from '../helpers/process.ts';
 
 const committed = (await readdir(migrationsDir, { withFileTypes: true }))
   .filter((e) => e.isDirectory())
@@ -254,13 +254,3 @@ describe(`query counter and serialization on ${testBackend}`, () => {
     expect(await applyMigrations(db)).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
