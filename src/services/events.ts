@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
+import type { LinkedKind } from '../db/tables.ts';
 import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency, MAX_COST_LENGTH } from '../domain/cost.ts';
@@ -14,7 +15,7 @@ import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } 
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
 import type { EventInput, LinkedRef } from './event-input.ts';
-import { createLinkedPost, type LinkedKind } from './linked-posts.ts';
+import { createLinkedPost } from './linked-posts.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {

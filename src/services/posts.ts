@@ -1,4 +1,5 @@
 import type { Context } from './context.ts';
+import { postTable, type PostKind } from '../db/tables.ts';
 import { type TransactionClient } from '../db/transactions.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { normalizeSlugLookup, trashedSlug } from '../domain/slug.ts';
@@ -6,7 +7,6 @@ import { retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { viewerCanRead } from './visibility.ts';
 
-export type PostKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
 const label: Record<PostKind, string> = { EVENT: 'event', VENUE: 'venue', ORGANIZER: 'organizer' };
 
 export interface PostAddress {
@@ -23,10 +23,7 @@ interface PostRow {
 }
 
 function findBy(ctx: Context, kind: PostKind, where: { id: number } | { slug: string }): Promise<PostRow | null> {
-  const select = { id: true, status: true, authorId: true, slug: true, trashedFromStatus: true } as const;
-  if (kind === 'EVENT') return ctx.prisma.event.findUnique({ where, select }) as Promise<PostRow | null>;
-  if (kind === 'VENUE') return ctx.prisma.venue.findUnique({ where, select }) as Promise<PostRow | null>;
-  return ctx.prisma.organizer.findUnique({ where, select }) as Promise<PostRow | null>;
+  return postTable(ctx.prisma, kind).findUnique({ where, select: { id: true, status: true, authorId: true, slug: true, trashedFromStatus: true } });
 }
 
 /** The unique condition an address names (ID first, else the normalized slug); null when it names nothing. */

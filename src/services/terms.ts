@@ -1,4 +1,4 @@
-import type { Category, Prisma, Tag } from '../../prisma/generated/client/client.ts';
+import type { Prisma, Taxonomy } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
@@ -6,26 +6,12 @@ import { isRecordId } from '../domain/ids.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { searchPhraseFault } from '../domain/search.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
+import { termTable } from '../db/tables.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { isSlugConflict, lockSlugBases, writeWithUniqueSlug } from './slugs.ts';
 import { filterHtmlFields } from './text-work.ts';
 
-export type Taxonomy = 'CATEGORY' | 'TAG';
-
-type TermRow = Category | Tag;
-type Selection = { select?: object; include?: object };
-
-/** The reads made on either term table, typed once for both (Prisma's own delegates do not unite). */
-export interface TermTable {
-  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<TermRow | null>;
-  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<TermRow>;
-  findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<TermRow[]>;
-  findFirst(args: { where: object; orderBy?: object; select: { id: true } }): Promise<{ id: number } | null>;
-  count(args: { where: object }): Promise<number>;
-}
-
-export const termTable = (ctx: Context, taxonomy: Taxonomy): TermTable => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
 const termType = (taxonomy: Taxonomy) => (taxonomy === 'CATEGORY' ? 'EventCategory' : 'EventTag');
 const changeKind = (taxonomy: Taxonomy): 'EVENT_CATEGORY' | 'EVENT_TAG' => (taxonomy === 'CATEGORY' ? 'EVENT_CATEGORY' : 'EVENT_TAG');
 interface TreeNode {
@@ -96,11 +82,7 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
   const numeric = refs.filter(isNumeric).map(Number);
   const ids = numeric.filter(isRecordId);
   const slugs = refs.filter((r) => !isNumeric(r)).map((r) => normalizeSlugLookup(r));
-  const model = taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag;
-  const rows: { id: number; slug: string }[] = await (model as typeof ctx.prisma.tag).findMany({
-    where: { OR: [{ id: { in: ids } }, { slug: { in: slugs.filter(Boolean) } }] },
-    select: { id: true, slug: true },
-  });
+  const rows = await findTerms(ctx.prisma, taxonomy, ids, slugs.filter(Boolean));
   const foundIds = new Set(rows.map((r) => r.id));
   const foundSlugs = new Set(rows.map((r) => r.slug));
   const missing = [...numeric.filter((id) => !foundIds.has(id)), ...slugs.filter((s) => !foundSlugs.has(s))];
@@ -177,17 +159,13 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
 /** The terms of the taxonomy with one of these IDs or slugs. */
 function findTerms(db: TransactionClient, taxonomy: Taxonomy, ids: number[], slugs: string[]): Promise<{ id: number; slug: string }[]> {
   const where = { OR: [{ id: { in: ids } }, { slug: { in: slugs } }] };
-  return taxonomy === 'CATEGORY'
-    ? db.category.findMany({ where, select: { id: true, slug: true } })
-    : db.tag.findMany({ where, select: { id: true, slug: true } });
+  return termTable(db, taxonomy).findMany({ where, select: { id: true, slug: true } });
 }
 
 async function findTerm(db: TransactionClient, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }): Promise<{ id: number } | null> {
   if (where.slug === '') return null;
   if (where.name !== undefined) return (await termIdsNamed(db, taxonomy, where.name))[0] ?? null;
-  return taxonomy === 'CATEGORY'
-    ? db.category.findFirst({ where, select: { id: true } })
-    : db.tag.findFirst({ where, select: { id: true } });
+  return termTable(db, taxonomy).findFirst({ where, select: { id: true } });
 }
 
 /**
@@ -321,21 +299,11 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
 }
 
 export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: number) {
-  const term =
-    taxonomy === 'CATEGORY'
-      ? await ctx.prisma.category.findUnique({ where: { id } })
-      : await ctx.prisma.tag.findUnique({ where: { id } });
+  const term = await termTable(ctx.prisma, taxonomy).findUnique({ where: { id } });
   if (!term) {
     throw new NotFoundError(`No ${taxonomy === 'CATEGORY' ? 'category' : 'tag'} has the ID ${id}.`, 'NOT_FOUND', 'id');
   }
-  return { parentId: null, ...term } as {
-    id: number;
-    name: string;
-    slug: string;
-    description: string;
-    parentId: number | null;
-    publishedCount: number;
-  };
+  return { parentId: null, ...term };
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
@@ -442,10 +410,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
   const and: Prisma.CategoryWhereInput[] = [];
   const label = taxonomy === 'CATEGORY' ? 'category' : 'tag';
   const existing = async (ids: number[], field: string) => {
-    const rows =
-      taxonomy === 'CATEGORY'
-        ? await ctx.prisma.category.findMany({ where: { id: { in: ids } }, select: { id: true } })
-        : await ctx.prisma.tag.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    const rows = await termTable(ctx.prisma, taxonomy).findMany({ where: { id: { in: ids } }, select: { id: true } });
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) throw new ValidationError(`Unknown ${label} ID: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
@@ -511,6 +476,6 @@ export const termNameKey = (name: string) => name.toLowerCase();
 
 /** Every matching term's ID and name key (`termNameKey`), for a list ordered by name. */
 export async function termNameKeys(ctx: Context, taxonomy: Taxonomy, list: Awaited<ReturnType<typeof buildTermListQuery>>): Promise<{ id: number; key: string }[]> {
-  const rows = await termTable(ctx, taxonomy).findMany({ where: list.where, select: { id: true, name: true } });
+  const rows = await termTable(ctx.prisma, taxonomy).findMany({ where: list.where, select: { id: true, name: true } });
   return rows.map((t) => ({ id: t.id, key: termNameKey(t.name) }));
 }
