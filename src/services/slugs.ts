@@ -1,11 +1,12 @@
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma, type Taxonomy } from '../../prisma/generated/client/client.ts';
+import type { PostKind } from '../db/tables.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { MAX_SLUG_LENGTH, nextSlugCandidate, slugify } from '../domain/slug.ts';
 import { retryOnWriteConflict } from './retry.ts';
 
 /** Every kind of record with a slug unique per kind. */
-export type SlugKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'CATEGORY' | 'TAG';
+export type SlugKind = PostKind | Taxonomy;
 
 const TABLE: Record<SlugKind, string> = { EVENT: '"Event"', VENUE: '"Venue"', ORGANIZER: '"Organizer"', CATEGORY: '"Category"', TAG: '"Tag"' };
 
