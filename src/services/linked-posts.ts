@@ -113,7 +113,7 @@ async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput,
 /**
  * Non-trashed records of the kind whose name (and description, when one is given) equal these
  * ignoring case, as the plugin's lookup compares them under MySQL's case-insensitive collation
- * (issue 14 item 1; the plugin matches on the post title and content only, not on the address).
+ * (the plugin matches on the post title and content only, not on the address).
  * `lower() = lower()` rather than Prisma's `mode: 'insensitive'`, which sends ILIKE: there `_` and
  * `%` in a name are wildcards ("A_B" matched "AXB"), and ILIKE cannot use the `lower("name")`
  * indexes (migration 20261123131500_linked_post_lower_name). Same on PGlite and PostgreSQL.
@@ -151,7 +151,7 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
  * Concurrent creates of one name take turns on the name's slug lock (its slug base: names equal
- * ignoring case slugify alike), so they create one record and the others reuse it (issue 21).
+ * ignoring case slugify alike), so they create one record and the others reuse it.
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);

@@ -126,7 +126,7 @@ function trashedData(row: PostRow, now: { utc: Date; local: Date }, slug: string
  * Moves a post to the trash through `write` (in one transaction). Its slug becomes `slug__trashed`
  * (wp_add_trashed_suffix_to_post_name_for_post), allocated under the slug lock like any other: when
  * a record trashed earlier holds it, `slug__trashed-2` and so on (wp_unique_post_slug), never a
- * unique-index violation (issue 21).
+ * unique-index violation.
  */
 export async function writeTrashed(
   ctx: Context,
@@ -145,7 +145,7 @@ export async function writeTrashed(
 /**
  * Creates a post of one kind under a freshly allocated ID of the shared post space, in the caller's
  * transaction (`writeWithUniqueSlug`'s, or `inTransaction`): the ID row and the record are written
- * together (issue 8 item 8), so a failed insert, or a process killed between the two statements,
+ * together, so a failed insert, or a process killed between the two statements,
  * leaves no orphan `Post` row. A retry (slug clash, write conflict) runs the whole transaction again.
  */
 export async function insertPost<T>(tx: TransactionClient, type: PostKind, insert: (id: number) => Promise<T>): Promise<T> {

@@ -112,14 +112,14 @@ function checkTermRefs(taxonomy: Taxonomy, refs: string[]) {
 /**
  * Event writes link terms by ID, slug or name (contract §7.4): an unknown numeric ID is dropped, a
  * string is looked up as slug, then name, and created when not found. Concurrent writes naming one
- * new term create it once: the creation looks again under the name's slug lock (issue 21).
+ * new term create it once: the creation looks again under the name's slug lock.
  */
 export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
   const result: number[] = [];
   const trimmed = refs.map((r) => r.trim()).filter(Boolean);
   checkTermRefs(taxonomy, trimmed);
   const slugOf = (raw: string) => normalizeSlugLookup(raw) || slugify(raw);
-  // The IDs and slugs of every ref in one query (issue 21, item 7): what it finds is what the
+  // The IDs and slugs of every ref in one query, not one per ref: what it finds is what the
   // per-ref lookups below would find first; names and creations stay one at a time.
   const ids = trimmed.filter(isNumeric).map(Number).filter(isRecordId);
   const slugs = trimmed.filter((r) => !isNumeric(r)).map(slugOf).filter(Boolean);
@@ -246,8 +246,10 @@ async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: s
 /** The slug lock a name is checked under: names equal ignoring case slugify alike (src/services/slugs.ts). */
 const nameLock = (name: string) => slugify(name) || 'untitled';
 
-/** Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction. */
-/** Two inserts (the term's ID, then its row): a nested create would read the row back once more (issue 21, item 7). */
+/**
+ * Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction: two
+ * inserts (the term's ID, then its row), as a nested create would read the row back once more.
+ */
 async function insertTermRow(tx: TransactionClient, taxonomy: Taxonomy, input: TermInput, slug: string): Promise<{ id: number }> {
   const { id } = await tx.term.create({ data: { taxonomy }, select: { id: true } });
   const data = { id, name: input.name!.trim(), slug, description: input.description ?? '' };
@@ -282,7 +284,7 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
   requireTermManager(ctx, taxonomy);
   const name = input.name!.trim();
   // The name is checked and the term inserted under the name's lock (and the slug's): concurrent
-  // creates of one name make one term, the others answer TERM_EXISTS naming it (issue 21).
+  // creates of one name make one term, the others answer TERM_EXISTS naming it.
   const { id } = await writeWithUniqueSlug(
     ctx.prisma,
     taxonomy,
@@ -321,7 +323,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   if (input.description !== undefined && input.description !== null) data.description = input.description;
   if (slug) data.slug = slug;
   const slugTaken = (holder: number) => new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder, termType(taxonomy));
-  // The name and the slug are checked and written under their locks, as creates take them (issue 21).
+  // The name and the slug are checked and written under their locks, as creates take them.
   await retryOnWriteConflict(() =>
     inTransaction(ctx.prisma, async (tx) => {
       await lockSlugBases(tx, taxonomy, [...(checksName ? [nameLock(name)] : []), ...(slug ? [slug] : [])]);
@@ -466,7 +468,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
 
 /**
  * The order of a term list by name (the default): case-insensitive with ties by ID, as MySQL's
- * case-insensitive collation returns `ORDER BY name` (issue 14 item 1): "alpha" (ID 1), "Alpha"
+ * case-insensitive collation returns `ORDER BY name`: "alpha" (ID 1), "Alpha"
  * (ID 2), "beta", "Beta". The database's own collation cannot give that on both backends (PGlite
  * has no ICU, so no nondeterministic collation; its C collation puts every capital first), and
  * Prisma cannot order by `lower(name)`: the matching IDs and names are read (`termNameKeys`) and
