@@ -115,7 +115,7 @@ describe('subscription eventChanged', () => {
   });
 });
 
-describe('subscription eventChanged with recurring series (issue 13)', () => {
+describe('subscription eventChanged with recurring series', () => {
   it('reports occurrences created, moved by a series edit, cancelled, and trashed with their series', async () => {
     const anonymous = await sub('subscription { eventChanged { action eventId deletedId event { title startDate } } }');
     // The changes with their event's database ID (`id`) in place of its global ID.

@@ -1,5 +1,5 @@
 /**
- * One signed-in request must not freeze the service (issue 33): every text parameter of every
+ * One signed-in request must not freeze the service: every text parameter of every
  * write route, REST and GraphQL (creates and updates), gets adversarial values of 100 KB and 1 MB
  * (as the JSON body carries them: the body limit admits 1 MB): runs of `<` and `<a`, nested tags,
  * `&` entities, quotes and dashes, one long word, NUL characters, combining marks. Each request

@@ -1,5 +1,5 @@
 /**
- * `cal import --ics` (issue 22 item 9): the project's own feeds (a seeded server's `/events.ics`)
+ * `cal import --ics`: the project's own feeds (a seeded server's `/events.ics`)
  * import into a fresh database with series, exclusions and overrides intact, and re-import as
  * unchanged; hand-written feeds (test/fixtures/ics/) cover Google's, Outlook's and Nextcloud's
  * quirks; a malformed feed fails with its reason and a non-zero exit.

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 10: a featured image imported from a WordPress site is copied here and served at
+ * A featured image imported from a WordPress site is copied here and served at
  * its WordPress path under this service's URL, so it outlives the old site; an image refused once
  * (a private address) is attached by the run that imports it. Also with CAL_UPLOADS_DIR.
  */

@@ -1,5 +1,5 @@
 /**
- * iCal feeds of recurring series (issue 13): a series is one VEVENT with RRULE/EXDATE/RDATE, an
+ * iCal feeds of recurring series: a series is one VEVENT with RRULE/EXDATE/RDATE, an
  * override a VEVENT with the series' UID and a RECURRENCE-ID, all with TZID. Parsed back by ical.js
  * into the instants the REST API lists, across the New York DST change (2027-03-14).
  */
