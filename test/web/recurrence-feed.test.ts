@@ -4,19 +4,18 @@
  * into the instants the REST API lists, across the New York DST change (2027-03-14).
  */
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedJazzSeries } from '../helpers/calendar-seed.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 let seriesId: number;
 let overrideId: number;
 let singleId: number;
-beforeAll(async () => {
-  s = await startTestServer();
+useTestServer(async (server) => {
+  s = server;
   ({ seriesId, overrideId, singleId } = await seedJazzSeries(s));
 });
-afterAll(async () => s?.close());
 
 function parseFeed(text: string) {
   const root = new ICAL.Component(ICAL.parse(text));
