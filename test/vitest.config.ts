@@ -27,7 +27,7 @@ const PGLITE_ONLY = [
   // HTTP behaviour over a fixture, the same whatever database answers the reads under it: CORS and
   // CSRF refusals, WordPress envelope headers and parameters, the namespace index and /doc, the
   // graphql-http conformance audit, every URL the pages hand out answering 200. The SQL behind those
-  // reads runs on PostgreSQL in test/rest, test/graphql and test/web (issue 23: a second run here
+  // reads runs on PostgreSQL in test/rest, test/graphql and test/web (a second run here
   // only repeated the same HTTP work).
   'test/rest/cross-origin-writes.test.ts',
   'test/rest/wp-envelope.test.ts',

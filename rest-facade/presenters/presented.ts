@@ -1,5 +1,5 @@
 /**
- * Presented records (issue 24 item 3): the encoded REST form of each event a list page showed, kept
+ * Presented records: the encoded REST form of each event a list page showed, kept
  * so that the next page that shows it (another page number, another filter, the same page once the
  * byte cache let it go) asks the core only which events it lists, not for all their fields again.
  * A list page that finds all its events here costs one small GraphQL operation, the envelope and the

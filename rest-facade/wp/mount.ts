@@ -171,7 +171,7 @@ export function createWpRestDispatch(opts: WpRestOptions): WpDispatch {
   };
 
   /**
-   * Cross-site request forgery (issue 21 item 6): a browser sends a form, multipart or
+   * Cross-site request forgery: a browser sends a form, multipart or
    * query-string-only POST to another site without a preflight, with the Basic credentials it
    * holds for it. A signed-in write is refused when its `Origin` is neither this server's own nor
    * one of `credentialedOrigins` (`null` included), or, without an `Origin`, when the browser says

@@ -38,7 +38,7 @@ const eventFields = (t: Fields) => ({
   venues: t.field({ type: [VenueRefInput], description: '[] unlinks every venue.' }),
   organizers: t.field({ type: [OrganizerRefInput], description: 'Exactly this list, in order. [] removes all.' }),
   parentId: t.id({ description: 'Parent event (recurrence series): global ID, or database ID; 0 clears.' }),
-  // Recurring series (issue 13): on create, or on update with scope ALL / THIS_AND_FOLLOWING.
+  // Recurring series: on create, or on update with scope ALL / THIS_AND_FOLLOWING.
   recurrence: t.field({ type: RecurrenceInputRef, description: 'Makes the event a recurring series (see RecurrenceInput).' }),
 });
 

@@ -1,16 +1,15 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Organizer, Venue } from '../../prisma/generated/client/client.ts';
+import { linkedPostTable, type LinkedKind } from '../../src/db/tables.ts';
 import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { buildLinkedPostListQuery, LINKED_POST_ORDER } from '../../src/services/linked-post-list.ts';
 import {
   createLinkedPost,
-  linkedPostTable,
   purgeLinkedPost,
   restoreLinkedPost,
   trashLinkedPost,
   updateLinkedPost,
-  type LinkedKind,
 } from '../../src/services/linked-posts.ts';
 import { loadReadablePost } from '../../src/services/posts.ts';
 import { builder, type PrismaNodeRefOf } from '../builder.ts';
@@ -38,7 +37,7 @@ export function defineLinkedPostOperations(opts: {
   updateInput: typeof UpdateVenueInput | typeof UpdateOrganizerInput;
 }) {
   const { kind, model, single, plural } = opts;
-  const delegate = (ctx: Context) => linkedPostTable(ctx, kind);
+  const delegate = (ctx: Context) => linkedPostTable(ctx.prisma, kind);
   const list = (ctx: Context, where: object, select: object) => prismaList({ model, table: delegate(ctx), where, orderBy: LINKED_POST_ORDER, select });
   const edgeRef = builder.edgeObject({ type: opts.ref, name: `${model}ConnectionEdge` });
   const edge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writtenEdge(ctx, info, model, id, (select) => list(ctx, {}, select));

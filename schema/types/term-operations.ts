@@ -1,4 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Taxonomy } from '../../prisma/generated/client/client.ts';
+import { termTable } from '../../src/db/tables.ts';
 import type { Context } from '../../src/services/context.ts';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import {
@@ -8,9 +10,7 @@ import {
   getTermOrThrow,
   termNameKey,
   termNameKeys,
-  termTable,
   updateTerm,
-  type Taxonomy,
 } from '../../src/services/terms.ts';
 import { NotFoundError } from '../../src/domain/errors.ts';
 import { normalizeSlugLookup } from '../../src/domain/slug.ts';
@@ -53,7 +53,7 @@ type TermRow = Awaited<ReturnType<ReturnType<typeof termTable>['findUniqueOrThro
 
 /** A term list in its order: by a column (the database orders it), or by name (ordered here: src/services/terms.ts). */
 function termList(ctx: Context, taxonomy: Taxonomy, model: 'Category' | 'Tag', list: TermList, select: { select?: object }): ListSource<TermRow> {
-  const table = termTable(ctx, taxonomy);
+  const table = termTable(ctx.prisma, taxonomy);
   if (list.orderBy) return prismaList({ model, table, where: list.where, orderBy: list.orderBy, select });
   const keys: SortKey[] = [
     { field: 'lower(name)', dir: list.nameOrder === 'desc' ? 'desc' : 'asc', nulls: 'last', nullable: false, type: 'String' },
@@ -80,7 +80,7 @@ export function defineTermOperations(opts: {
   plural: string;
 }) {
   const { taxonomy, model, single, plural, typeName } = opts;
-  const delegate = (ctx: Context) => termTable(ctx, taxonomy);
+  const delegate = (ctx: Context) => termTable(ctx.prisma, taxonomy);
   const reload = (ctx: Context, query: object, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
   const edgeRef = builder.edgeObject({ type: opts.ref, name: `${typeName}ConnectionEdge` });
   const defaultList = (ctx: Context, select: { select?: object }) => termList(ctx, taxonomy, model, BY_NAME, select);

@@ -14,7 +14,7 @@ function nulField(value: unknown, path: string, depth = 0): string | null {
 
 /**
  * The one place where input the database cannot store becomes a validation error instead of a
- * 500 (issue 8 item 5), whatever the route or operation it came through: a NUL character
+ * 500, whatever the route or operation it came through: a NUL character
  * (PostgreSQL text cannot hold one; refused before any SQL is sent) and a value longer than its
  * column (`varchar(n)`, Prisma P2000). Services check the limits they know first, with better
  * messages; this is the net under them.

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * A bound on the database work one request may start (issue 8): every SQL statement the adapter
- * sends counts against the budget of the request it was started from (AsyncLocalStorage follows
- * it through Prisma). Past the budget the statement is not sent and fails with
+ * A bound on the database work one request may start, so that no request holds the database for
+ * long whatever it asks: every SQL statement the adapter sends counts against the budget of the
+ * request it was started from (AsyncLocalStorage follows it through Prisma). Past the budget the statement is not sent and fails with
  * `QueryBudgetExceeded`, which the GraphQL error masking reports as `REQUEST_TOO_EXPENSIVE`.
  * Works alike for PGlite and PostgreSQL; PostgreSQL's `statement_timeout` bounds each statement.
  */

@@ -1,5 +1,5 @@
 /**
- * Calendar days (issue 26's month and day views): which days of the site calendar an event falls
+ * Calendar days (of the month and day views): which days of the site calendar an event falls
  * on. A day runs from the multi-day cutoff (`HH:MM`, default 00:00) to the next day's cutoff, so an
  * event ending at or before the cutoff does not reach into that day (TEC's rule). All-day events
  * cover the dates they name. Wall clocks are `YYYY-MM-DD HH:MM:SS` (already in the calendar's frame).

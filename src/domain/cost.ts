@@ -168,7 +168,7 @@ export function offerPrice(stored: readonly (string | null | undefined)[] | stri
  * Currency symbol and position inferred from a cost as sent on a REST write (`parse_currency_symbol`
  * / `parse_currency_position`): `"20$"` → `$`/`postfix`, `"$20"` → `$`/`prefix`, `"20"` → `""`/`""`.
  * A string is split on commas; inconsistent symbols or positions give `""`, and so does a "symbol"
- * longer than 16 characters (issue 8: it used to overflow its column, a 500).
+ * longer than 16 characters (it would overflow its column: a 500).
  */
 export function inferCurrency(cost: string | readonly string[] | null | undefined): { symbol: string; position: CurrencyPosition } {
   const none = { symbol: '', position: '' as CurrencyPosition };

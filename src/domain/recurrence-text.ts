@@ -1,5 +1,5 @@
 /**
- * `Recurrence.text` in the REST languages (issue 13): rrule's own `toText` with a word list per
+ * `Recurrence.text` in the REST languages: rrule's own `toText` with a word list per
  * language (rrule ships English only) and day and month names and dates from `Intl`. rrule builds
  * the sentence word by word in English order, so the result reads like a terse schedule line
  * ("chaque semaine le mardi jusqu'au 30 juin 2027") rather than polished prose.

@@ -1,5 +1,5 @@
 /**
- * Recurrence rules (issue 13): RFC 5545 `RRULE` text checked and expanded with the `rrule` library
+ * Recurrence rules: RFC 5545 `RRULE` text checked and expanded with the `rrule` library
  * (no hand-written recurrence maths). Expansion runs in *floating* time: a wall clock is a `Date`
  * whose UTC components are the wall clock (the convention of `wall-clock.ts`), so 19:00 stays 19:00
  * across DST; each occurrence's instant is then computed in the event's zone by `wallFieldsToMillis`

@@ -1,5 +1,5 @@
 /**
- * Surrogate keys (issue 24): the names a cacheable response gives to what it contains, so that a
+ * Surrogate keys: the names a cacheable response gives to what it contains, so that a
  * shared cache in front (Varnish with the xkey vmod, Fastly/Cloudflare-style tag purges) can drop
  * exactly the responses a committed change affects. One key per record (`event-123`, `venue-7`,
  * `organizer-9`, `category-4`, `tag-5`) and one per list family (`events-list`, …): a response that

@@ -26,7 +26,7 @@ export function escapeHtml(text: string | null | undefined): string {
 /**
  * PHP's `trim`: strips only " \t\n\r\0\x0B". JavaScript's `trim()` also strips every Unicode space
  * (no-break space U+00A0, ideographic space U+3000, …), which PHP keeps: a value of such spaces is
- * not blank to the plugin (issue 21 item 8).
+ * not blank to the plugin, so it is not blank here either.
  */
 export function phpTrim(text: string): string {
   return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
@@ -172,9 +172,9 @@ const trimNewlines = (s: string) => s.replace(/^\n+|\n+$/g, '');
 /**
  * `wpautop`: blank lines separate paragraphs (`<p>…</p>`), single newlines become `<br />`, existing
  * block markup is kept. Output trimmed; empty or blank input → `""`.
- * Linear in the text's length (issue 8): a pattern starting with `\s*` starts only at the first
- * white space of a run (`(?<!\s)`), a tag pattern stops at the next `<` (`[^<>]*`), tags are
- * found by `splitHtml`. (`@wordpress/autop` keeps WordPress's quadratic patterns: 20,000 spaces
+ * Linear in the text's length, so that a long text cannot stall the process: a pattern starting
+ * with `\s*` starts only at the first white space of a run (`(?<!\s)`), a tag pattern stops at the
+ * next `<` (`[^<>]*`), tags are found by `splitHtml`. (`@wordpress/autop` keeps WordPress's quadratic patterns: 20,000 spaces
  * take it 2 s, so it is not used.)
  */
 export function autop(text: string | null | undefined, br = true): string {

@@ -66,7 +66,7 @@ const schema = z.object({
   CAL_ADMIN_PASSWORD: z.string().min(1).optional(),
   CAL_SITE_URL: z.url().optional(),
   CAL_TRUST_PROXY: bool.default(false),
-  // A fresh WordPress install: time zone unset, offset 0 (issue 14).
+  // As a fresh WordPress install: time zone unset, offset 0.
   CAL_TIMEZONE: timezone.default('UTC'),
   CAL_POSTS_PER_PAGE: positiveInt.default(10),
   CAL_MAX_PER_PAGE: positiveInt.default(50),

@@ -1,5 +1,5 @@
 /**
- * What GraphiQL opens on (issue 25 item 6): a real first query and a few saved examples, one tab
+ * What GraphiQL opens on: a real first query and a few saved examples, one tab
  * each. GraphiQL keeps the user's own tabs once they exist; these are for a first visit.
  */
 const UPCOMING = `# Upcoming events (the default window starts today), with their venue and categories.

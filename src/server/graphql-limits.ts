@@ -22,8 +22,8 @@ import type {
 import type { Context } from '../services/context.ts';
 
 /**
- * Limits of the public GraphQL endpoint (issue 8 item 2, issue 9 item 4), all in one place so that
- * `yoga.ts` only spreads them in. Parse and validation limits come from GraphQL Armor; the cost
+ * Limits of the public GraphQL endpoint, so that no query costs more than a bounded amount of
+ * parsing, validation and database work; all in one place so that `yoga.ts` only spreads them in. Parse and validation limits come from GraphQL Armor; the cost
  * limit is our own (Armor's cost limit counts a field once whatever its `first`/`perPage`, so 1,000
  * aliased `events(perPage: 50)` cost the same as 1,000 `__typename`).
  */
@@ -121,7 +121,7 @@ const CSRF_HEADER = 'x-graphql-yoga-csrf';
 const JSON_TYPES = ['application/json', 'application/graphql-response+json'];
 
 /**
- * Cross-site request forgery (issue 8 item 3): a browser sends form, multipart and text/plain POSTs
+ * Cross-site request forgery: a browser sends form, multipart and text/plain POSTs
  * cross-site without a preflight, with the user's Basic credentials. Those are refused unless they
  * carry the CSRF header (Yoga's plugin); a POST must say what it is (no Content-Type → 415). GETs
  * cannot run mutations (Yoga answers 405), so they need no header.

@@ -28,7 +28,7 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
 }
 
 /**
- * Persisted operations of `/graphql` (issue 25 item 4). Without a manifest: automatic persisted
+ * Persisted operations of `/graphql`. Without a manifest: automatic persisted
  * queries (Apollo's APQ: a client sends the SHA-256 of its document, and the document itself once
  * when the server answers `PERSISTED_QUERY_NOT_FOUND`), kept per process. With a manifest (trusted
  * documents): anonymous callers may run only the listed operations, by ID (`documentId`, Relay's

@@ -1,5 +1,5 @@
 /**
- * The calendar grid of the month and day views (issue 26): the events that fall on each day of a
+ * The calendar grid of the month and day views: the events that fall on each day of a
  * range of the site calendar. Every filter of the event list applies (buildEventListQuery); an
  * event shows on every day it spans (multi-day, all-day; the multi-day cutoff applied), each
  * occurrence of a series on its own day (occurrences are event rows, src/services/recurrence.ts).

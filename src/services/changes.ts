@@ -345,7 +345,7 @@ export async function eventTermChanges(ctx: { prisma: DatabaseClient }, eventId:
   );
 }
 
-/** The terms of an event as UPDATED changes, when the write knows them (no read back; issue 21, item 7). */
+/** The terms of an event as UPDATED changes, when the write knows them (no read back: one query less per write). */
 export function termChanges(categoryIds: readonly number[], tagIds: readonly number[]): Change[] {
   return [
     ...categoryIds.map((id): Change => ({ kind: 'EVENT_CATEGORY', id, action: 'UPDATED' })),

@@ -38,7 +38,7 @@ export interface EventInput {
   venues?: LinkedRef[] | null;
   organizers?: LinkedRef[] | null;
   parentId?: number | null;
-  /** Makes the event a recurring series (issue 13; src/services/recurrence.ts). */
+  /** Makes the event a recurring series (src/services/recurrence.ts). */
   recurrence?: RecurrenceInput | null;
 }
 

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
+import type { PostKind } from '../db/tables.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { DATE_BOUND_NAMES, DATE_BOUNDS, resolveEventWindow, type DateBoundValues } from '../domain/date-window.ts';
 import { ValidationError } from '../domain/errors.ts';
@@ -40,7 +41,7 @@ const textWhere = (word: string): Prisma.EventWhereInput => ({
   ],
 });
 
-async function assertPostsOfType(ctx: Context, ids: number[], type: 'EVENT' | 'VENUE' | 'ORGANIZER', field: string) {
+async function assertPostsOfType(ctx: Context, ids: number[], type: PostKind, field: string) {
   const rows = await ctx.prisma.post.findMany({ where: { id: { in: ids }, type }, select: { id: true } });
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.filter((id) => !found.has(id));

@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
+import type { LinkedKind } from '../db/tables.ts';
 import { inTransaction, type TransactionClient } from '../db/transactions.ts';
 import { forcedStatus, ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { inferCurrency, MAX_COST_LENGTH } from '../domain/cost.ts';
@@ -14,7 +15,7 @@ import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } 
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
 import type { EventInput, LinkedRef } from './event-input.ts';
-import { createLinkedPost, type LinkedKind } from './linked-posts.ts';
+import { createLinkedPost } from './linked-posts.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
@@ -79,7 +80,7 @@ function timezoneOf(input: EventInput, fallback: string): string {
 
 /**
  * The types of the posts given by ID as venues or organizers: one query for both lists, so an event
- * write checks them in one round trip (issue 21, item 7).
+ * write checks them in one round trip.
  */
 async function linkedTypes(ctx: Context, input: EventInput): Promise<Map<number, string>> {
   const ids = [...(input.venues ?? []), ...(input.organizers ?? [])].flatMap((ref) => (ref.id ? [ref.id] : []));
@@ -202,7 +203,7 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
   validateInput(input, true);
   const timezone = timezoneOf(input, ctx.settings.timezone);
   const dates = eventDates(ctx, input.startDate!, input.endDate!, input.allDay ?? false, timezone);
-  // Recurring series (issue 13): checked before anything is written; the row takes its first occurrence's dates.
+  // Recurring series: checked before anything is written; the row takes its first occurrence's dates.
   const series = input.recurrence ? prepareSeries(ctx, input.recurrence, dates.startLocal, timezone) : null;
   const viewer = requirePostCreator(ctx);
   const authorId = await resolveAuthor(ctx, input.authorId, null);
@@ -210,7 +211,7 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
   const published = await resolvePublicationDate(ctx, { date: input.date, dateUtc: input.dateUtc, timezone, status: requested });
   const links: Links = {};
   // The links are inserted by createMany below, one statement each: a nested create would read the
-  // new row back once more (issue 21, item 7).
+  // new row back once more.
   const { venues: _v, organizers: _o, categories: _c, tags: _t, ...relations } = await relationData(ctx, input, links);
   const now = stamp(ctx);
   const data = {
@@ -249,7 +250,7 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
 }
 
 /**
- * Partial update. On an occurrence of a recurring series (issue 13), scope THIS (the default, and
+ * Partial update. On an occurrence of a recurring series, scope THIS (the default, and
  * every REST write) edits that occurrence alone and makes it an override; ALL and
  * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
  */
@@ -270,7 +271,7 @@ async function writeEventRow(ctx: Context, address: PostAddress, input: EventInp
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
-  // The row and its terms in one statement (issue 21, item 7).
+  // The row and its terms in one statement: one round trip less per update.
   const { categories: categoriesBefore, tags: tagsBefore, ...current } = await ctx.prisma.event.findUniqueOrThrow({
     where: { id: row.id },
     include: { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } },
@@ -350,7 +351,7 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
   await writeTrashed(ctx, 'EVENT', row, now, (db, data) => db.event.update({ where: { id: row.id }, data }));
-  // A series takes its occurrences along (issue 13).
+  // A series takes its occurrences along.
   const members: Change[] = [];
   await forEachSeriesMember(ctx, row.id, async (id) => {
     const member = await locatePost(ctx, 'EVENT', { id });
@@ -372,7 +373,7 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   const base = row.slug ? untrashedSlug(row.slug) : undefined;
   if (base) await writeWithUniqueSlug(ctx.prisma, 'EVENT', base, restore, { exceptId: row.id });
   else await retryOnWriteConflict(() => restore(ctx.prisma, null));
-  // A series brings its trashed occurrences back (issue 13).
+  // A series brings its trashed occurrences back.
   await forEachSeriesMember(ctx, row.id, async (id) => {
     if ((await locatePost(ctx, 'EVENT', { id })).status === 'trash') await restoreEvent(ctx, { id });
   });
@@ -385,7 +386,7 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
   const terms = await eventTermChanges(ctx, row.id);
-  // A series' occurrences go with it (issue 13).
+  // A series' occurrences go with it.
   const members: Change[] = [];
   await forEachSeriesMember(ctx, row.id, async (id) => members.push({ kind: 'EVENT', id, action: 'DELETED', before: await locatePost(ctx, 'EVENT', { id }) }));
   await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members.map((m) => m.id)] } } }));

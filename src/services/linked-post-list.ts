@@ -1,5 +1,6 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
+import type { LinkedKind } from '../db/tables.ts';
 import { wallClockToDate } from '../domain/wall-clock.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { searchPhraseFault, splitLinkedSearchWords } from '../domain/search.ts';
@@ -17,7 +18,7 @@ const venueSearchFields = ['name', 'content', 'excerpt', 'address', 'city', 'pro
 const organizerSearchFields = ['name', 'content', 'excerpt', 'phone', 'email', 'website'] as const;
 
 /** Venue and organizer list semantics (contract §5.6); both kinds share them. */
-export async function buildLinkedPostListQuery(ctx: Context, kind: 'VENUE' | 'ORGANIZER', filter: LinkedPostFilter) {
+export async function buildLinkedPostListQuery(ctx: Context, kind: LinkedKind, filter: LinkedPostFilter) {
   const statusWhere = listStatusWhere<Prisma.VenueWhereInput>(ctx, filter.statuses);
   const and: Prisma.VenueWhereInput[] = [statusWhere];
   if (filter.search !== undefined && filter.search !== null) {

@@ -1,5 +1,6 @@
 import type { Organizer, Prisma, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
+import { linkedPostTable, type LinkedKind } from '../db/tables.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { canEdit, forcedStatus, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -14,8 +15,6 @@ import { resolvePublicationDate } from './publication.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { filterHtmlFields } from './text-work.ts';
 import { readableWhere } from './visibility.ts';
-
-export type LinkedKind = 'VENUE' | 'ORGANIZER';
 
 /** Writable fields of venues and organizers (the kind-specific ones are ignored for the other kind). */
 export interface LinkedPostInput {
@@ -50,25 +49,7 @@ const organizerText = ['phone', 'website', 'email'] as const;
 const HTML_FIELDS = { name: 'data', description: 'post' } as const;
 const label = (kind: LinkedKind) => (kind === 'VENUE' ? 'venue' : 'organizer');
 
-type Selection = { select?: object; include?: object };
-
 type Row = Venue | Organizer;
-
-/**
- * The calls made on either table, typed once for both (Prisma's own delegates do not unite); the
- * columns written here are the ones both tables have.
- */
-export interface LinkedPostTable {
-  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<Row | null>;
-  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<Row>;
-  findFirst(args: Selection & { where: object; orderBy?: object }): Promise<Row | null>;
-  findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<Row[]>;
-  count(args: { where: object }): Promise<number>;
-  update(args: { where: { id: number }; data: object }): Prisma.PrismaPromise<unknown>;
-}
-
-const tableOf = (db: TransactionClient, kind: LinkedKind): LinkedPostTable => (kind === 'VENUE' ? db.venue : db.organizer);
-export const linkedPostTable = (ctx: Context, kind: LinkedKind): LinkedPostTable => tableOf(ctx.prisma, kind);
 
 /** `stateprovince` when not sent: state for US addresses, else province (contract §4.3). */
 export function deriveStateProvince(v: { state?: string | null; province?: string | null; country?: string | null }) {
@@ -132,7 +113,7 @@ async function fieldData(ctx: Context, kind: LinkedKind, input: LinkedPostInput,
 /**
  * Non-trashed records of the kind whose name (and description, when one is given) equal these
  * ignoring case, as the plugin's lookup compares them under MySQL's case-insensitive collation
- * (issue 14 item 1; the plugin matches on the post title and content only, not on the address).
+ * (the plugin matches on the post title and content only, not on the address).
  * `lower() = lower()` rather than Prisma's `mode: 'insensitive'`, which sends ILIKE: there `_` and
  * `%` in a name are wildcards ("A_B" matched "AXB"), and ILIKE cannot use the `lower("name")`
  * indexes (migration 20261123131500_linked_post_lower_name). Same on PGlite and PostgreSQL.
@@ -154,7 +135,7 @@ async function sameNameIds(db: TransactionClient, kind: LinkedKind, name: string
 async function reusable(ctx: Context, db: TransactionClient, kind: LinkedKind, name: string, description: string | null): Promise<Row | null> {
   const candidates = await sameNameIds(db, kind, name, description);
   if (!candidates.length) return null;
-  return tableOf(db, kind).findFirst({
+  return linkedPostTable(db, kind).findFirst({
     where: { AND: [{ id: { in: candidates } }, readableWhere(ctx)] },
     select: { id: true, status: true, authorId: true },
     orderBy: { id: 'asc' },
@@ -170,7 +151,7 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * Creates a venue or organizer, or reuses a non-trashed one with the same name (and description,
  * when one is given), writing the submitted fields onto it (contract §7.7 duplicate avoidance).
  * Concurrent creates of one name take turns on the name's slug lock (its slug base: names equal
- * ignoring case slugify alike), so they create one record and the others reuse it (issue 21).
+ * ignoring case slugify alike), so they create one record and the others reuse it.
  */
 export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
@@ -221,7 +202,7 @@ export async function updateLinkedPost(
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);
   const viewer = opts.allowReuse ? requirePostCreator(ctx) : requireEditable(ctx, row);
-  const current = await linkedPostTable(ctx, kind).findUniqueOrThrow({ where: { id: row.id } });
+  const current = await linkedPostTable(ctx.prisma, kind).findUniqueOrThrow({ where: { id: row.id } });
   const data = await fieldData(ctx, kind, input, current);
   const requested = input.status as Status | undefined;
   const status = opts.allowReuse ? undefined : forcedStatus(viewer, requested ?? undefined, false);
@@ -238,7 +219,7 @@ export async function updateLinkedPost(
     if (row.status === 'trash' && published.status !== 'trash') Object.assign(data, untrashedData(row.slug));
   }
   const now = stamp(ctx);
-  await linkedPostTable(ctx, kind).update({
+  await linkedPostTable(ctx.prisma, kind).update({
     where: { id: row.id },
     data: { ...data, modifiedUtc: now.utc, modifiedLocal: now.local },
   });
@@ -257,7 +238,7 @@ export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: P
   await writeTrashed(ctx, kind, row, now, async (db, data) => {
     if (kind === 'VENUE') await db.eventVenue.deleteMany({ where: { venueId: row.id } });
     else await db.eventOrganizer.deleteMany({ where: { organizerId: row.id } });
-    await tableOf(db, kind).update({ where: { id: row.id }, data });
+    await linkedPostTable(db, kind).update({ where: { id: row.id }, data });
   });
   publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
@@ -267,13 +248,13 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
   const row = await locatePost(ctx, kind, address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError(`The ${label(kind)} is not in the trash.`, 'id', 'NOT_TRASHED');
-  const current = await linkedPostTable(ctx, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
+  const current = await linkedPostTable(ctx.prisma, kind).findUnique({ where: { id: row.id }, select: { trashedFromStatus: true } });
   await writeWithUniqueSlug(
     ctx.prisma,
     kind,
     (row.slug && untrashedSlug(row.slug)) || label(kind),
     (tx, slug) =>
-      tableOf(tx, kind).update({
+      linkedPostTable(tx, kind).update({
         where: { id: row.id },
         data: { status: current?.trashedFromStatus ?? 'draft', trashedFromStatus: null, slug },
       }),

@@ -1,4 +1,5 @@
 import type { Context } from './context.ts';
+import { postTable, type PostKind } from '../db/tables.ts';
 import { type TransactionClient } from '../db/transactions.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { normalizeSlugLookup, trashedSlug } from '../domain/slug.ts';
@@ -6,7 +7,6 @@ import { retryOnWriteConflict } from './retry.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
 import { viewerCanRead } from './visibility.ts';
 
-export type PostKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
 const label: Record<PostKind, string> = { EVENT: 'event', VENUE: 'venue', ORGANIZER: 'organizer' };
 
 export interface PostAddress {
@@ -23,10 +23,7 @@ interface PostRow {
 }
 
 function findBy(ctx: Context, kind: PostKind, where: { id: number } | { slug: string }): Promise<PostRow | null> {
-  const select = { id: true, status: true, authorId: true, slug: true, trashedFromStatus: true } as const;
-  if (kind === 'EVENT') return ctx.prisma.event.findUnique({ where, select }) as Promise<PostRow | null>;
-  if (kind === 'VENUE') return ctx.prisma.venue.findUnique({ where, select }) as Promise<PostRow | null>;
-  return ctx.prisma.organizer.findUnique({ where, select }) as Promise<PostRow | null>;
+  return postTable(ctx.prisma, kind).findUnique({ where, select: { id: true, status: true, authorId: true, slug: true, trashedFromStatus: true } });
 }
 
 /** The unique condition an address names (ID first, else the normalized slug); null when it names nothing. */
@@ -129,7 +126,7 @@ function trashedData(row: PostRow, now: { utc: Date; local: Date }, slug: string
  * Moves a post to the trash through `write` (in one transaction). Its slug becomes `slug__trashed`
  * (wp_add_trashed_suffix_to_post_name_for_post), allocated under the slug lock like any other: when
  * a record trashed earlier holds it, `slug__trashed-2` and so on (wp_unique_post_slug), never a
- * unique-index violation (issue 21).
+ * unique-index violation.
  */
 export async function writeTrashed(
   ctx: Context,
@@ -148,7 +145,7 @@ export async function writeTrashed(
 /**
  * Creates a post of one kind under a freshly allocated ID of the shared post space, in the caller's
  * transaction (`writeWithUniqueSlug`'s, or `inTransaction`): the ID row and the record are written
- * together (issue 8 item 8), so a failed insert, or a process killed between the two statements,
+ * together, so a failed insert, or a process killed between the two statements,
  * leaves no orphan `Post` row. A retry (slug clash, write conflict) runs the whole transaction again.
  */
 export async function insertPost<T>(tx: TransactionClient, type: PostKind, insert: (id: number) => Promise<T>): Promise<T> {

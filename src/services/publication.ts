@@ -17,7 +17,7 @@ export async function resolvePublicationDate(
 ): Promise<{ status: Status; dateUtc: Date | null; dateLocal: Date }> {
   const siteZone = resolveTimezone(ctx.settings.timezone)?.zone ?? 'UTC';
   let instant: DateTime | null = null;
-  // Blank text is no date (the plugin's `is_time` refuses it: 400), not "no date given" (issue 8 item 5).
+  // Blank text is no date (the plugin's `is_time` refuses it: 400), not "no date given".
   if (input.dateUtc != null) {
     instant = parseDateText(input.dateUtc, 'UTC', ctx.now);
     if (!instant) throw new ValidationError('Invalid dateUtc.', 'dateUtc', 'INVALID_DATE');

@@ -1,5 +1,5 @@
 /**
- * Recurring series (issue 13): storing a series' rule and materializing its occurrences.
+ * Recurring series: storing a series' rule and materializing its occurrences.
  *
  * Model. The series is an Event row carrying the rules (`recurrenceRules`, `recurrenceStart` =
  * DTSTART, RDATE/EXDATE lists) and is also its own first occurrence. Every further occurrence is an

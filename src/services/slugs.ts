@@ -1,11 +1,12 @@
-import { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma, type Taxonomy } from '../../prisma/generated/client/client.ts';
+import type { PostKind } from '../db/tables.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { MAX_SLUG_LENGTH, nextSlugCandidate, slugify } from '../domain/slug.ts';
 import { retryOnWriteConflict } from './retry.ts';
 
 /** Every kind of record with a slug unique per kind. */
-export type SlugKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'CATEGORY' | 'TAG';
+export type SlugKind = PostKind | Taxonomy;
 
 const TABLE: Record<SlugKind, string> = { EVENT: '"Event"', VENUE: '"Venue"', ORGANIZER: '"Organizer"', CATEGORY: '"Category"', TAG: '"Tag"' };
 
@@ -64,7 +65,7 @@ export interface UniqueSlugOptions {
  * Writes a record under a slug unique per kind, suffixing `-2`, `-3`… on clashes, in one
  * transaction that holds the base's slug lock: concurrent writers wanting one base take turns, each
  * finding the next free suffix with one query, so a burst of one title costs what distinct titles
- * cost (no retry storm; issue 21). `write` runs in that transaction and may check more under the
+ * cost (no retry storm). `write` runs in that transaction and may check more under the
  * lock (a name rule) and throw. The unique index remains the last word: a clash with a writer under
  * another base (an explicit `jazz-2` beside generated ones) runs the transaction again, as does a
  * deadlock between term-count triggers (P2034).

@@ -1,4 +1,4 @@
-import type { Category, Prisma, Tag } from '../../prisma/generated/client/client.ts';
+import type { Prisma, Taxonomy } from '../../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
 import { canManageCategories, canManageTags } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../domain/errors.ts';
@@ -6,26 +6,12 @@ import { isRecordId } from '../domain/ids.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { searchPhraseFault } from '../domain/search.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
+import { termTable } from '../db/tables.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
 import { isSlugConflict, lockSlugBases, writeWithUniqueSlug } from './slugs.ts';
 import { filterHtmlFields } from './text-work.ts';
 
-export type Taxonomy = 'CATEGORY' | 'TAG';
-
-type TermRow = Category | Tag;
-type Selection = { select?: object; include?: object };
-
-/** The reads made on either term table, typed once for both (Prisma's own delegates do not unite). */
-export interface TermTable {
-  findUnique(args: Selection & { where: { id: number } | { slug: string } }): Promise<TermRow | null>;
-  findUniqueOrThrow(args: Selection & { where: { id: number } }): Promise<TermRow>;
-  findMany(args: Selection & { where: object; orderBy?: object; skip?: number; take?: number }): Promise<TermRow[]>;
-  findFirst(args: { where: object; orderBy?: object; select: { id: true } }): Promise<{ id: number } | null>;
-  count(args: { where: object }): Promise<number>;
-}
-
-export const termTable = (ctx: Context, taxonomy: Taxonomy): TermTable => (taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag);
 const termType = (taxonomy: Taxonomy) => (taxonomy === 'CATEGORY' ? 'EventCategory' : 'EventTag');
 const changeKind = (taxonomy: Taxonomy): 'EVENT_CATEGORY' | 'EVENT_TAG' => (taxonomy === 'CATEGORY' ? 'EVENT_CATEGORY' : 'EVENT_TAG');
 interface TreeNode {
@@ -96,11 +82,7 @@ export async function resolveTermRefs(ctx: Context, taxonomy: Taxonomy, refs: st
   const numeric = refs.filter(isNumeric).map(Number);
   const ids = numeric.filter(isRecordId);
   const slugs = refs.filter((r) => !isNumeric(r)).map((r) => normalizeSlugLookup(r));
-  const model = taxonomy === 'CATEGORY' ? ctx.prisma.category : ctx.prisma.tag;
-  const rows: { id: number; slug: string }[] = await (model as typeof ctx.prisma.tag).findMany({
-    where: { OR: [{ id: { in: ids } }, { slug: { in: slugs.filter(Boolean) } }] },
-    select: { id: true, slug: true },
-  });
+  const rows = await findTerms(ctx.prisma, taxonomy, ids, slugs.filter(Boolean));
   const foundIds = new Set(rows.map((r) => r.id));
   const foundSlugs = new Set(rows.map((r) => r.slug));
   const missing = [...numeric.filter((id) => !foundIds.has(id)), ...slugs.filter((s) => !foundSlugs.has(s))];
@@ -130,14 +112,14 @@ function checkTermRefs(taxonomy: Taxonomy, refs: string[]) {
 /**
  * Event writes link terms by ID, slug or name (contract §7.4): an unknown numeric ID is dropped, a
  * string is looked up as slug, then name, and created when not found. Concurrent writes naming one
- * new term create it once: the creation looks again under the name's slug lock (issue 21).
+ * new term create it once: the creation looks again under the name's slug lock.
  */
 export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxonomy, refs: string[]): Promise<number[]> {
   const result: number[] = [];
   const trimmed = refs.map((r) => r.trim()).filter(Boolean);
   checkTermRefs(taxonomy, trimmed);
   const slugOf = (raw: string) => normalizeSlugLookup(raw) || slugify(raw);
-  // The IDs and slugs of every ref in one query (issue 21, item 7): what it finds is what the
+  // The IDs and slugs of every ref in one query, not one per ref: what it finds is what the
   // per-ref lookups below would find first; names and creations stay one at a time.
   const ids = trimmed.filter(isNumeric).map(Number).filter(isRecordId);
   const slugs = trimmed.filter((r) => !isNumeric(r)).map(slugOf).filter(Boolean);
@@ -177,17 +159,13 @@ export async function resolveOrCreateTermsForEvent(ctx: Context, taxonomy: Taxon
 /** The terms of the taxonomy with one of these IDs or slugs. */
 function findTerms(db: TransactionClient, taxonomy: Taxonomy, ids: number[], slugs: string[]): Promise<{ id: number; slug: string }[]> {
   const where = { OR: [{ id: { in: ids } }, { slug: { in: slugs } }] };
-  return taxonomy === 'CATEGORY'
-    ? db.category.findMany({ where, select: { id: true, slug: true } })
-    : db.tag.findMany({ where, select: { id: true, slug: true } });
+  return termTable(db, taxonomy).findMany({ where, select: { id: true, slug: true } });
 }
 
 async function findTerm(db: TransactionClient, taxonomy: Taxonomy, where: { id?: number; slug?: string; name?: string }): Promise<{ id: number } | null> {
   if (where.slug === '') return null;
   if (where.name !== undefined) return (await termIdsNamed(db, taxonomy, where.name))[0] ?? null;
-  return taxonomy === 'CATEGORY'
-    ? db.category.findFirst({ where, select: { id: true } })
-    : db.tag.findFirst({ where, select: { id: true } });
+  return termTable(db, taxonomy).findFirst({ where, select: { id: true } });
 }
 
 /**
@@ -268,8 +246,10 @@ async function assertNameFree(db: TransactionClient, taxonomy: Taxonomy, name: s
 /** The slug lock a name is checked under: names equal ignoring case slugify alike (src/services/slugs.ts). */
 const nameLock = (name: string) => slugify(name) || 'untitled';
 
-/** Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction. */
-/** Two inserts (the term's ID, then its row): a nested create would read the row back once more (issue 21, item 7). */
+/**
+ * Inserts a term row (and its ID in the term space) under `slug`, in the caller's transaction: two
+ * inserts (the term's ID, then its row), as a nested create would read the row back once more.
+ */
 async function insertTermRow(tx: TransactionClient, taxonomy: Taxonomy, input: TermInput, slug: string): Promise<{ id: number }> {
   const { id } = await tx.term.create({ data: { taxonomy }, select: { id: true } });
   const data = { id, name: input.name!.trim(), slug, description: input.description ?? '' };
@@ -304,7 +284,7 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
   requireTermManager(ctx, taxonomy);
   const name = input.name!.trim();
   // The name is checked and the term inserted under the name's lock (and the slug's): concurrent
-  // creates of one name make one term, the others answer TERM_EXISTS naming it (issue 21).
+  // creates of one name make one term, the others answer TERM_EXISTS naming it.
   const { id } = await writeWithUniqueSlug(
     ctx.prisma,
     taxonomy,
@@ -321,21 +301,11 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
 }
 
 export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: number) {
-  const term =
-    taxonomy === 'CATEGORY'
-      ? await ctx.prisma.category.findUnique({ where: { id } })
-      : await ctx.prisma.tag.findUnique({ where: { id } });
+  const term = await termTable(ctx.prisma, taxonomy).findUnique({ where: { id } });
   if (!term) {
     throw new NotFoundError(`No ${taxonomy === 'CATEGORY' ? 'category' : 'tag'} has the ID ${id}.`, 'NOT_FOUND', 'id');
   }
-  return { parentId: null, ...term } as {
-    id: number;
-    name: string;
-    slug: string;
-    description: string;
-    parentId: number | null;
-    publishedCount: number;
-  };
+  return { parentId: null, ...term };
 }
 
 export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
@@ -353,7 +323,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   if (input.description !== undefined && input.description !== null) data.description = input.description;
   if (slug) data.slug = slug;
   const slugTaken = (holder: number) => new ConflictError(`The slug “${slug}” is already in use by another term.`, 'DUPLICATE_TERM_SLUG', 'slug', holder, termType(taxonomy));
-  // The name and the slug are checked and written under their locks, as creates take them (issue 21).
+  // The name and the slug are checked and written under their locks, as creates take them.
   await retryOnWriteConflict(() =>
     inTransaction(ctx.prisma, async (tx) => {
       await lockSlugBases(tx, taxonomy, [...(checksName ? [nameLock(name)] : []), ...(slug ? [slug] : [])]);
@@ -442,10 +412,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
   const and: Prisma.CategoryWhereInput[] = [];
   const label = taxonomy === 'CATEGORY' ? 'category' : 'tag';
   const existing = async (ids: number[], field: string) => {
-    const rows =
-      taxonomy === 'CATEGORY'
-        ? await ctx.prisma.category.findMany({ where: { id: { in: ids } }, select: { id: true } })
-        : await ctx.prisma.tag.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    const rows = await termTable(ctx.prisma, taxonomy).findMany({ where: { id: { in: ids } }, select: { id: true } });
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length) throw new ValidationError(`Unknown ${label} ID: ${missing.join(', ')}`, field, 'UNKNOWN_TERM');
@@ -501,7 +468,7 @@ export async function buildTermListQuery(ctx: Context, taxonomy: Taxonomy, filte
 
 /**
  * The order of a term list by name (the default): case-insensitive with ties by ID, as MySQL's
- * case-insensitive collation returns `ORDER BY name` (issue 14 item 1): "alpha" (ID 1), "Alpha"
+ * case-insensitive collation returns `ORDER BY name`: "alpha" (ID 1), "Alpha"
  * (ID 2), "beta", "Beta". The database's own collation cannot give that on both backends (PGlite
  * has no ICU, so no nondeterministic collation; its C collation puts every capital first), and
  * Prisma cannot order by `lower(name)`: the matching IDs and names are read (`termNameKeys`) and
@@ -511,6 +478,6 @@ export const termNameKey = (name: string) => name.toLowerCase();
 
 /** Every matching term's ID and name key (`termNameKey`), for a list ordered by name. */
 export async function termNameKeys(ctx: Context, taxonomy: Taxonomy, list: Awaited<ReturnType<typeof buildTermListQuery>>): Promise<{ id: number; key: string }[]> {
-  const rows = await termTable(ctx, taxonomy).findMany({ where: list.where, select: { id: true, name: true } });
+  const rows = await termTable(ctx.prisma, taxonomy).findMany({ where: list.where, select: { id: true, name: true } });
   return rows.map((t) => ({ id: t.id, key: termNameKey(t.name) }));
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { DatabaseClient } from '../db/input-guard.ts';
 
 /**
- * Image files served by this service itself under `/wp-content/uploads/<path>` (issue 22): an
+ * Image files served by this service itself under `/wp-content/uploads/<path>`: an
  * imported image keeps its WordPress path (`…/wp-content/uploads/2026/11/poster.png` → the same
  * path here), so old links keep working once the domain points here. The bytes live in the
  * database (`Upload.bytes`: every instance serves them) or, when `CAL_UPLOADS_DIR` is set, in that

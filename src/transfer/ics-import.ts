@@ -6,11 +6,12 @@
  * digest of what the feed said: a second run of an unchanged feed writes nothing.
  */
 import { createHash } from 'node:crypto';
+import type { LinkedKind } from '../db/tables.ts';
 import type { Context } from '../services/context.ts';
 import { dateToWallClock, wallClockToDate } from '../domain/wall-clock.ts';
 import type { EventInput } from '../services/event-input.ts';
 import { createEvent, trashEvent, updateEvent } from '../services/events.ts';
-import { createLinkedPost, reusableLinkedPost, type LinkedKind, type LinkedPostInput } from '../services/linked-posts.ts';
+import { createLinkedPost, reusableLinkedPost, type LinkedPostInput } from '../services/linked-posts.ts';
 import { detachFirstOccurrence, horizonDays, occurrenceAt } from '../services/recurrence.ts';
 import { emptySummary, KINDS, type Summary } from './import.ts';
 import { feedKey, IcsFeedError, loadFeedText, parseFeed, type IcsEntry, type IcsFields, type IcsOrganizer, type IcsVenue } from './ics-source.ts';

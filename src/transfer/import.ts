@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../services/context.ts';
+import type { PostKind } from '../db/tables.ts';
 import { transactionScoped } from '../db/transactions.ts';
 import { trashEvent } from '../services/events.ts';
 import { trashLinkedPost } from '../services/linked-posts.ts';
@@ -26,7 +27,6 @@ import {
   type OccurrenceRecord,
   type OrganizerRecord,
   type TermRecord,
-  type TransferKind,
   type AttachmentRecord,
   type UserRecord,
   type VenueRecord,
@@ -88,7 +88,7 @@ export interface ImportOptions {
 }
 
 const SINGULAR: Record<Kind, string> = { categories: 'category', tags: 'tag', venues: 'venue', organizers: 'organizer', events: 'event' };
-const POST_KIND: Partial<Record<Kind, TransferKind>> = { venues: 'VENUE', organizers: 'ORGANIZER', events: 'EVENT' };
+const POST_KIND: Partial<Record<Kind, PostKind>> = { venues: 'VENUE', organizers: 'ORGANIZER', events: 'EVENT' };
 const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');

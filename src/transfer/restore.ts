@@ -1,6 +1,6 @@
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Prisma, Taxonomy } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../services/context.ts';
-import { postTable, termTable } from '../db/tables.ts';
+import { postTable, termTable, type LinkedKind, type PostKind } from '../db/tables.ts';
 import type { TransactionClient } from '../db/transactions.ts';
 import { ALL_STATUSES, type Status } from '../domain/capabilities.ts';
 import { ForbiddenError, ValidationError } from '../domain/errors.ts';
@@ -148,7 +148,6 @@ export interface UserRecord {
   applicationPasswords?: ApplicationPasswordRecord[];
 }
 
-export type TransferKind = 'EVENT' | 'VENUE' | 'ORGANIZER';
 export type Written = { id: number; action: 'created' | 'updated' };
 
 /** Password hash of restored accounts exported without one: matches no password. */
@@ -240,7 +239,7 @@ function recurrenceData(r: EventRecord) {
   };
 }
 
-function requireName(kind: 'VENUE' | 'ORGANIZER', r: VenueRecord | OrganizerRecord) {
+function requireName(kind: LinkedKind, r: VenueRecord | OrganizerRecord) {
   if (!r.name.trim()) throw new ValidationError(`The ${kind.toLowerCase()} name cannot be empty.`, kind.toLowerCase(), 'EMPTY');
 }
 
@@ -265,7 +264,7 @@ type PostColumns =
   | { kind: 'ORGANIZER'; data: ReturnType<typeof organizerData> };
 
 /** The columns of `record` (of this kind), validated; throws ValidationError. */
-function postColumns(kind: TransferKind, record: EventRecord | VenueRecord | OrganizerRecord): PostColumns {
+function postColumns(kind: PostKind, record: EventRecord | VenueRecord | OrganizerRecord): PostColumns {
   if (kind === 'EVENT') return { kind, data: eventData(record as EventRecord), record: record as EventRecord };
   if (kind === 'VENUE') return { kind, data: venueData(record as VenueRecord) };
   return { kind, data: organizerData(record as OrganizerRecord) };
@@ -336,7 +335,7 @@ const importedSlug = (ctx: Context, kind: SlugKind, slug: string | null, selfId:
  */
 export async function restorePost(
   ctx: Context,
-  kind: TransferKind,
+  kind: PostKind,
   localId: number | null,
   preferredId: number | null,
   record: EventRecord | VenueRecord | OrganizerRecord,
@@ -364,7 +363,7 @@ export async function restorePost(
  */
 export async function createPosts(
   ctx: Context,
-  kind: TransferKind,
+  kind: PostKind,
   items: { preferredId: number | null; record: EventRecord | VenueRecord | OrganizerRecord }[],
 ): Promise<{ created: { index: number; id: number }[]; rest: number[] }> {
   requireAdmin(ctx);
@@ -420,7 +419,7 @@ export async function createPosts(
 /** Creates or updates one category or tag as given (parent checked: it must exist and not be a descendant). */
 export async function restoreTerm(
   ctx: Context,
-  taxonomy: 'CATEGORY' | 'TAG',
+  taxonomy: Taxonomy,
   localId: number | null,
   preferredId: number | null,
   record: TermRecord,

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 7: verified Basic credentials are cached (argon2 is not run on every request), yet
+ * Verified Basic credentials are cached (argon2 is not run on every request), yet
  * a revoked application password, a password change, a role change and a deleted user take effect
  * on the very next request — in the process that made the change and in any other process on the
  * same database (PostgreSQL: two real server processes). Over HTTP against real servers.

@@ -1,4 +1,4 @@
-/** The abusive requests of issue 8, shared by test/server/abuse.test.ts and the abuse benchmark. */
+/** Abusive requests (huge lists, deep and aliased queries, big bodies), shared by test/server/abuse.test.ts and the abuse benchmark. */
 export interface AbusiveRequest {
   name: string;
   send: () => Promise<{ status: number }>;

@@ -1,5 +1,5 @@
 /**
- * Normal traffic latency while abusive requests arrive (issue 8): starts the real server
+ * Normal traffic latency while abusive requests arrive: starts the real server
  * (`memory:` unless BENCH_DATABASE_URL), runs GET /events + POST /graphql at c=4 for ROUNDS
  * rounds, alone and then with the abusive requests of abuse-requests.ts fired in a loop, and prints
  * p50/p99 of the normal traffic and the abusive requests' answer times.

@@ -1,5 +1,5 @@
 /**
- * Write time of a long event description next to a short one (issue 33): the same event updated
+ * Write time of a long event description next to a short one: the same event updated
  * with a new description of 1 KB, then of 100 KB (distinct texts: nothing is answered from a
  * cache), as a contributor (kses, then texturize and autop) and as an administrator (no kses).
  * Per size: p50 and max answer time, the server's CPU per write (the whole process: worker

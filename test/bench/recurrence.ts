@@ -1,5 +1,5 @@
 /**
- * `npm run bench:recurrence`: lists of occurrences vs lists of plain events, like for like (issue 13).
+ * `npm run bench:recurrence`: lists of occurrences vs lists of plain events, like for like.
  *
  * One calendar per backend (PGlite in memory unless BENCH_PGLITE=0; PostgreSQL unless BENCH_POSTGRES=0, a fresh database
  * on BENCH_DATABASE_URL's server): N weekly series created through the service (each materialized over

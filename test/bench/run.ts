@@ -33,7 +33,7 @@
  *                                 Calendar): the anonymous list scenarios also run against it, and the report
  *                                 shows our req/s ÷ theirs. Its data is its own: compare like-sized calendars.
  *
- * Each size also measures the HTTP byte cache (issue 24): a server with the caches on answers
+ * Each size also measures the HTTP byte cache: a server with the caches on answers
  * GET /events?per_page=50 from stored bytes, identity and brotli, next to the static floor sending the
  * very same bytes (target: ≥ 0.5 of it), and prints the identity / gzip / brotli sizes of that body
  * (BENCH_BYTECACHE=0 leaves it out).

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:slugs`: what a burst of creates wanting one slug costs beside a burst of distinct
- * ones (issue 21 item 2). The real server runs as its own process on a fresh PostgreSQL database
+ * ones. The real server runs as its own process on a fresh PostgreSQL database
  * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; the bench creates and
  * drops its database there). Each round sends BENCH_BURST (default 50) parallel authenticated
  * `POST /events` with one title, then as many with distinct titles, BENCH_ROUNDS times (default 3),

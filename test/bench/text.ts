@@ -1,6 +1,6 @@
 /**
  * `npx tsx test/bench/text.ts [sizes]`: time of the REST text filters (title, content, excerpt)
- * on pathological texts, per size; linear filters grow ×4 when the size does (issue 8 item 4).
+ * on pathological texts, per size; linear filters grow ×4 when the size does.
  * Prints one line per text and size (ms).
  */
 import { renderContent, renderExcerpt, renderTitle } from '../../src/domain/text.ts';

@@ -5,19 +5,17 @@
  * and exit non-zero promptly. And the `cal` bin (`npx cal`) prints `--json` output alone.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/process.ts';
+import { startTecSite, type TecSite } from '../helpers/tec-site.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const hasScript = spawnSync('script', ['--version']).status === 0;
 let dataDir: string;
-let source: http.Server;
-let sourceBase = '';
+let source: TecSite;
 
 const env = (): NodeJS.ProcessEnv => {
   const e: NodeJS.ProcessEnv = { ...process.env, CAL_DATA_DIR: dataDir, TERM: 'xterm' };
@@ -29,17 +27,12 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'cal-tty-'));
   // A The Events Calendar site whose event lists are gone: the import fails on its first list.
-  source = http.createServer((req, res) => {
-    res.writeHead(404, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } }));
-  });
-  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
-  sourceBase = `http://127.0.0.1:${(source.address() as AddressInfo).port}`;
+  source = await startTecSite({});
   const admin = await runCli(['user:create', '--login', 'admin', '--password', 'long enough secret', '--role', 'administrator'], env());
   expect(admin.code, admin.stderr).toBe(0);
 }, 300_000);
 afterAll(async () => {
-  source?.close();
+  await source?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -67,7 +60,7 @@ function onTerminal(command: string, marker: string, giveUpMs: number): Promise<
 
 describe('import on a terminal', { timeout: 300_000 }, () => {
   it.skipIf(!hasScript)('a failed import prints its failure on its own line and exits non-zero at once', async () => {
-    const cli = `${quote(process.execPath)} --import tsx src/cli/main.ts import --from ${sourceBase}/wp-json/tribe/events/v1 --login admin --password x`;
+    const cli = `${quote(process.execPath)} --import tsx src/cli/main.ts import --from ${source.root} --login admin --password x`;
     const run = await onTerminal(cli, 'cal: import failed', 120_000);
     const text = run.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
     expect(text).toMatch(/categories/); // the progress bars were drawn

@@ -7,12 +7,12 @@ import { migrationsDir } from '../../src/db/migrate.ts';
 import { createPostgresDatabase, createTestDatabase, testBackend } from '../helpers/database.ts';
 import { launchServerProcess, stopServerProcesses, type LaunchedServer } from '../helpers/process.ts';
 
-// Issue 21 item 3: a SIGKILL during the first start (migrations running on an empty database, or
+// A SIGKILL during the first start (migrations running on an empty database, or
 // the embedded database being created) used to leave a database every later start refused. Here
 // the first start is killed inside the phases where a kill can hurt, each time on a fresh
 // database, and the next start must come up with the complete schema.
 //
-// Where the kills go (issue 23). The server prints a line just before it creates an embedded
+// Where the kills go. The server prints a line just before it creates an embedded
 // database ("database: creating the embedded database at …") and one just before it applies
 // migrations ("applying pending migrations"), and "migrations applied" after the last one. Before
 // those lines a start only loads modules (~9 s of a ~9.5 s start on PostgreSQL under load, where

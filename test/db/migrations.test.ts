@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseConfigError, openDatabase } from '../../src/db/database.ts';
 import { applyMigrations, diffDatabaseToSchema, migrationsDir, resolveFailedMigration, writeEmptyDatabaseImage } from '../../src/db/migrate.ts';
 import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.ts';
+import { freePort } from '../helpers/process.ts';
 
 const committed = (await readdir(migrationsDir, { withFileTypes: true }))
   .filter((e) => e.isDirectory())
@@ -47,7 +47,7 @@ describe(`migrations on ${testBackend}`, () => {
        FROM _prisma_migrations ORDER BY started_at, migration_name`,
     );
 
-  // Issue 21 item 3: a migration and its `_prisma_migrations` row are one transaction, so a failed
+  // A migration and its `_prisma_migrations` row are one transaction, so a failed
   // (or killed) migration leaves neither its changes nor a row; the next start applies it.
   it('a migration that fails leaves no changes and no row, and is applied once the obstacle is gone', async () => {
     const db = await createTestDatabase({ migrate: false });
@@ -65,7 +65,7 @@ describe(`migrations on ${testBackend}`, () => {
     }
   }, 60_000);
 
-  // Issue 8 item 6: an older version's attempt killed midway left its row unfinished, and every
+  // An older version's attempt killed midway left its row unfinished, and every
   // later start stopped on "migrate found failed migrations"; its script had been rolled back.
   it('an unfinished row of an older version whose changes were rolled back is applied again', async () => {
     const db = await createTestDatabase({ migrate: false });
@@ -254,13 +254,3 @@ describe(`query counter and serialization on ${testBackend}`, () => {
     expect(await applyMigrations(db)).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}

@@ -3,7 +3,7 @@ import { createGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts
 import { isList, named, print, TYPE_REF, type InputValue, type TypeRef } from '../helpers/introspection.ts';
 
 /**
- * No input a client can send is answered as a server fault (issue 25 item 2): the schema is
+ * No input a client can send is answered as a server fault: the schema is
  * introspected, and every argument of every root Query and Mutation field (and every field of an
  * input object argument) gets malformed values through variables. Every error must carry an
  * `extensions.code`, and none may be the masked "Unexpected error.".

@@ -255,7 +255,7 @@ describe('single reads (Query.event, venue, organizer)', () => {
   });
 });
 
-describe('authenticated event writes (issue 21, item 7)', () => {
+describe('authenticated event writes', () => {
   const CREATE_EVENT = restOperation('CreateEvent');
   let venue: number;
   let organizer: number;

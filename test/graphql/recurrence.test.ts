@@ -1,4 +1,4 @@
-/** Recurring series through GraphQL (issue 13): rule expansion on wall clocks, occurrences, overrides, bad input. */
+/** Recurring series through GraphQL: rule expansion on wall clocks, occurrences, overrides, bad input. */
 import { describe, expect, it } from 'vitest';
 import { useGraphQLHarness, type GraphQLHarness } from '../helpers/graphql.ts';
 

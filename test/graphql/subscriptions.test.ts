@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalChangeBus, type ChangeBus } from '../../src/services/changes.ts';
+import { countingChangeBus } from '../helpers/changes.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { subscribeSse, type SseSubscription } from '../helpers/sse.ts';
 
@@ -23,26 +23,12 @@ const event = (title: string, extra: object = {}) => ({
   body: { title, start_date: '2030-02-01 19:00:00', end_date: '2030-02-01 22:00:00', status: 'publish', ...extra },
 });
 
-// The in-process bus, counting its listeners: a closed subscription must stop listening.
-let listening = 0;
-const local = createLocalChangeBus();
-const bus: ChangeBus = {
-  ...local,
-  onChange: (listener) => {
-    listening++;
-    const off = local.onChange(listener);
-    return () => {
-      listening--;
-      off();
-    };
-  },
-};
-
-// Listeners the server keeps for itself (its response cache empties on every change).
-let own = 0;
+// The in-process bus, counting its listeners: a subscription is set up once it listens, and
+// let go once closed.
+const { bus, settle, subscribers } = countingChangeBus();
 beforeAll(async () => {
   server = await startTestServer({ now: null, changes: bus });
-  own = listening;
+  settle();
 });
 afterEach(async () => {
   for (const s of open.splice(0)) s.close();
@@ -55,7 +41,7 @@ describe('subscription eventChanged', () => {
     const anonymous = await sub(EVENTS);
     const admin = await sub(EVENTS, 'admin');
 
-    expect(listening - own).toBe(2);
+    expect(subscribers()).toBe(2);
     const started = performance.now();
     const published = await server.api('/events', event('Open Rehearsal', { categories: ['Jazz'] }));
     const answered = performance.now();
@@ -81,7 +67,7 @@ describe('subscription eventChanged', () => {
 
     anonymous.close();
     admin.close();
-    await expect.poll(() => listening - own, { timeout: 2_000 }).toBe(0);
+    await expect.poll(subscribers, { timeout: 2_000 }).toBe(0);
   });
 
   it('tells a subscriber who could read an event that it is gone (unpublished, trashed, restored, purged)', async () => {
@@ -129,7 +115,7 @@ describe('subscription eventChanged', () => {
   });
 });
 
-describe('subscription eventChanged with recurring series (issue 13)', () => {
+describe('subscription eventChanged with recurring series', () => {
   it('reports occurrences created, moved by a series edit, cancelled, and trashed with their series', async () => {
     const anonymous = await sub('subscription { eventChanged { action eventId deletedId event { title startDate } } }');
     // The changes with their event's database ID (`id`) in place of its global ID.

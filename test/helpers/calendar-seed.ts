@@ -2,7 +2,8 @@
  * A small calendar for the page tests (functional and browser): a venue and an organizer with every
  * field, enough events at the venue to page its list, a parent category (Music) whose events are
  * all in its child (Jazz), a tag, an all-day multi-day event, and a weekly recurring series.
- * Dates lie after the test servers' clock (SAMPLE_CLOCK, 2026-11-21).
+ * Dates lie after the test servers' clock (SAMPLE_CLOCK, 2026-11-21). And a series with every part
+ * iCalendar carries, for the feed tests.
  */
 import { expect } from 'vitest';
 import type { TestServer } from './server.ts';
@@ -125,4 +126,42 @@ export async function seedBusyMonth(s: TestServer): Promise<BusyMonth> {
   await add('Night Owls', { startDate: '2027-01-26 21:00', endDate: '2027-01-27 02:00' });
   await add('February Gala', { startDate: '2027-02-03 19:00', endDate: '2027-02-03 23:00', venues: [{ id: venue }], cost: ['50'], categories: ['jazz'] });
   return made;
+}
+
+export interface JazzSeries {
+  seriesId: number;
+  /** The 2027-03-23 occurrence, moved and retitled. */
+  overrideId: number;
+  singleId: number;
+}
+
+/**
+ * A weekly series with every part an iCalendar feed carries: "Tuesday Jazz", Tuesdays 19:00–21:00
+ * in New York from 2027-03-02 until 2027-04-13, across the DST change (2027-03-14), without
+ * 2027-03-16 (EXDATE), with Saturday 2027-03-20 15:00 (RDATE), its 2027-03-23 occurrence moved to
+ * 20:30 and retitled "Jazz: guest night" (an override, RECURRENCE-ID); beside it one "Lone Gig" on
+ * 2027-03-10. `extra` adds to the series' input (a fuller venue, categories).
+ */
+export async function seedJazzSeries(s: TestServer, extra: Record<string, unknown> = {}): Promise<JazzSeries> {
+  const series = (
+    await adminGql(s)<{ createEvent: { event: { databaseId: number; occurrences: { databaseId: number; startDate: string }[] } } }>(
+      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`,
+      {
+        input: {
+          title: 'Tuesday Jazz',
+          startDate: '2027-03-02 19:00:00',
+          endDate: '2027-03-02 21:00:00',
+          timezone: 'America/New_York',
+          venues: [{ create: { name: 'Blue Room' } }],
+          recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270413', exdates: ['2027-03-16'], rdates: ['2027-03-20 15:00:00'] },
+          ...extra,
+        },
+      },
+    )
+  ).createEvent.event;
+  const overrideId = series.occurrences.find((o) => o.startDate.startsWith('2027-03-23'))!.databaseId;
+  const w = await s.api(`/events/${overrideId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });
+  expect(w.status, w.text).toBe(200);
+  const single = await s.create('/events', { title: 'Lone Gig', start_date: '2027-03-10 20:00:00', end_date: '2027-03-10 22:00:00' });
+  return { seriesId: series.databaseId, overrideId, singleId: single.id };
 }

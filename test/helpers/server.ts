@@ -78,12 +78,15 @@ export interface TestServerOptions {
   changes?: ChangeBus;
 }
 
-/** One test server for the file's tests: started before them (handed to `started`), closed after them. */
-export function useTestServer(started: (server: TestServer) => void, opts: TestServerOptions = {}): void {
+/**
+ * One test server for the file's tests: started before them (handed to `started`, which may seed it
+ * before the tests run), closed after them.
+ */
+export function useTestServer(started: (server: TestServer) => unknown, opts: TestServerOptions = {}): void {
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startTestServer(opts);
-    started(server);
+    await started(server);
   });
   afterAll(async () => {
     await server?.close();

@@ -1,5 +1,5 @@
 /**
- * Accepted-invalid writes (issue 8 item 5, and later ones): what blank or empty values mean on
+ * Accepted-invalid writes: what blank or empty values mean on
  * event, venue and organizer writes. Each is a 400 as the plugin answers, or a deliberate
  * acceptance with its reason.
  */
@@ -58,7 +58,7 @@ describe('blank values on writes', () => {
     expect([o.status, o.body.image ?? false]).toEqual([201, false]);
   });
 
-  it('`image` of Unicode spaces only (U+00A0, U+3000, …) is refused as a non-URL image, never taken as "" (issue 21 item 8)', async () => {
+  it('`image` of Unicode spaces only (U+00A0, U+3000, …) is refused as a non-URL image, never taken as "" (PHP keeps them: not blank)', async () => {
     // PHP's trim strips ASCII white space only: to the plugin these values are neither empty, an ID nor a URL.
     const { id: imageId } = await s.db.prisma.post.create({
       data: { type: 'ATTACHMENT', attachment: { create: { url: `${s.base}/uploads/spaces.png`, mimeType: 'image/png', title: 'spaces' } } },

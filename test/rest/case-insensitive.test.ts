@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 1: duplicate detection of venues and organizers ignores case, and terms listed by
+ * Duplicate detection of venues and organizers ignores case, and terms listed by
  * name sort ignoring case (ties by ID), as MySQL's case-insensitive collation does.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 21 items 1 and 2: every uniqueness rule of the API holds under concurrent writes, through
+ * Every uniqueness rule of the API holds under concurrent writes, through
  * real parallel HTTP requests, and a clash is answered with the contract's error, never a 500.
  * - term names (§7.8): per taxonomy, and per parent for categories; one 201, the rest `term_exists`
  *   naming the winner (`data.term_id`, `additional_data`), also for terms created by name inside

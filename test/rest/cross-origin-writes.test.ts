@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 6: CSRF on REST writes. A browser sends form, multipart and query-string-only
+ * CSRF on REST writes. A browser sends form, multipart and query-string-only
  * POSTs (and, once a page may script it, any method) cross-site, with the user's Basic
  * credentials. A credentialed write whose `Origin` is neither the server's own nor listed in
  * CAL_CORS_ORIGINS (or, without an Origin, whose `Sec-Fetch-Site` is `cross-site`) is refused with

@@ -273,7 +273,7 @@ describe('GET /events', () => {
     expect([r.body.total, r.body.total_pages]).toEqual([4, 1]);
     expect(r.headers.get('x-tec-total')).toBe('4');
     expect(r.headers.get('x-tec-totalpages')).toBe('1');
-    expect(r.headers.get('vary')).toBe('Origin, Accept-Encoding'); // compressible: negotiated (issue 24)
+    expect(r.headers.get('vary')).toBe('Origin, Accept-Encoding'); // compressible: negotiated
     expect(r.body.rest_url).toBe(`${s.base}/wp-json/cal/events/v1/events/?page=1&per_page=10&start_date=2026-11-20 00:00:00&end_date=2028-11-21 23:59:59&status=publish`);
   });
 

@@ -1,4 +1,4 @@
-/** Issue 14 item 3: an image by URL needs `upload_files`; contributors get 400 on every post kind. */
+/** An image by URL needs `upload_files`; contributors get 400 on every post kind. */
 import { describe, expect, it } from 'vitest';
 import { useTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -18,7 +18,7 @@ describe('images from URLs need the right to upload files', () => {
   });
 });
 
-describe('an image URL already imported still needs the right to upload (issue 22)', () => {
+describe('an image URL already imported still needs the right to upload', () => {
   let server: TestServer;
   useTestServer((started) => (server = started));
 

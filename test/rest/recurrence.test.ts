@@ -1,4 +1,4 @@
-/** Recurring series in the REST API (issue 13): each occurrence is an event of its own in lists and reads. Server clock 2026-11-21. */
+/** Recurring series in the REST API: each occurrence is an event of its own in lists and reads. Server clock 2026-11-21. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 

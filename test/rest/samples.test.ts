@@ -42,7 +42,7 @@ const UNRECORDED: Record<string, { sampleId: number; space: Space; path: string;
 const NEWER_TEC: Record<string, { status: number; code: string; why: string }> = {
   'GET_events_400_unknown_id.json': { status: 404, code: 'rest-event-not-found', why: 'unknown event ID → 404 (§6, §11)' },
   'DELETE_events_400_unknown_id.json': { status: 404, code: 'rest-event-not-found', why: 'unknown event ID on DELETE → 404 (§6)' },
-  'GET_events_id_trashed_unauthenticated.json': { status: 403, code: 'event-no-longer-available', why: 'trashed event → 403 to callers who may not read it (§3.1, §11); administrators get it, 200 with status trash (6.2.6, issue 22)' },
+  'GET_events_id_trashed_unauthenticated.json': { status: 403, code: 'event-no-longer-available', why: 'trashed event → 403 to callers who may not read it (§3.1, §11); administrators get it, 200 with status trash (6.2.6)' },
 };
 
 /**

@@ -1,4 +1,4 @@
-/** Issue 14 item 2: the default site zone is UTC, as a fresh WordPress install has. */
+/** The default site zone is UTC, as a fresh WordPress install has. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -32,7 +32,7 @@ describe('default site time zone', () => {
   });
 });
 
-describe('publication date in a site zone other than UTC (issue 22)', () => {
+describe('publication date in a site zone other than UTC', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ env: { CAL_TIMEZONE: 'America/New_York' } });

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/process.ts';
 
 // The CI checks of the schema conventions (docs/graphql.md → Schema conventions): `npm run lint:schema`
 // (graphql-eslint, eslint.config.mjs) and `npm run schema:breaking` (schema/breaking.ts), fed our
@@ -26,15 +25,8 @@ function write(name: string, text: string) {
   return file;
 }
 
-async function breakingCheck(current: string, declared: unknown[] = []) {
-  const args = ['schema/breaking.ts', `--current=${write('current.graphql', current)}`, `--declared=${write('declared.json', JSON.stringify(declared))}`];
-  try {
-    const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), args, { cwd: root });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
+function breakingCheck(current: string, declared: unknown[] = []) {
+  return runScript(['schema/breaking.ts', `--current=${write('current.graphql', current)}`, `--declared=${write('declared.json', JSON.stringify(declared))}`]);
 }
 
 const venueField = '  stateprovince: String! @deprecated(reason: "Use stateProvince.")\n';

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/process.ts';
 
-const root = new URL('../../', import.meta.url).pathname;
 const committed = readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'schema-check-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -23,13 +21,7 @@ async function schemaCheck(snapshot?: string, operationTypes?: string) {
     writeFileSync(file, operationTypes);
     args.push(`--operation-types=${file}`);
   }
-  try {
-    const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/tsx'), args, { cwd: root });
-    return { code: 0, out: stdout + stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout + e.stderr };
-  }
+  return runScript(args);
 }
 
 describe('npm run schema:check', () => {

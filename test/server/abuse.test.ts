@@ -1,5 +1,5 @@
 /**
- * Abusive requests against the real server process (issue 8): a big `nodes` list, a cyclic deep
+ * Abusive requests against the real server process: a big `nodes` list, a cyclic deep
  * query, 1,000 aliases and a huge body, sent concurrently with normal traffic. The normal traffic
  * keeps being served and the process survives. (Latency figures: test/bench/abuse.ts.)
  */

@@ -1,9 +1,9 @@
 /**
  * One signed-in request must not freeze the service: every text parameter of every write route,
  * REST and GraphQL (creates and updates), gets adversarial values of 100 KB and 1 MB (as the JSON
- * body carries them: the body limit admits 1 MB; see `cases` for which values reach 1 MB): runs of `<` and `<a`, nested tags,
- * `&` entities, quotes and dashes, one long word, NUL characters, combining marks. Each request
- * must be answered (any status but 5xx) within 1 s, and must not hold the event loop for 100 ms:
+ * body carries them: the body limit admits 1 MB; `cases` says which values reach 1 MB): runs of
+ * `<` and `<a`, nested tags, `&` entities, quotes and dashes, one long word, NUL characters,
+ * combining marks. Each request must be answered (any status but 5xx) within 1 s, and must not hold the event loop for 100 ms:
  * `/healthz`, requested again and again while it runs, would have waited that long.
  *
  * The machine is shared (load averages of 10 on two cores): there, wall times measure the other

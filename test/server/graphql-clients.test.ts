@@ -8,7 +8,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// The clients frontends use, in Node without a browser, against the real server (issue 25).
+// The clients frontends use, in Node without a browser, against the real server.
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ now: null });

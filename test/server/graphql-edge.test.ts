@@ -1,5 +1,5 @@
 /**
- * The public edge of /graphql (issues 8 and 9): limits refused with 400 in milliseconds, `nodes`
+ * The public edge of /graphql: limits refused with 400 in milliseconds, `nodes`
  * bounded, CSRF, CORS, one body limit, security headers — against the real app over HTTP.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -117,7 +117,7 @@ describe('limits', () => {
     }
   });
 
-  describe('cost with variables, defaults, fragments and batches (issue 21 item 5)', () => {
+  describe('cost with variables, defaults, fragments and batches', () => {
     const fields = 'id title slug startDate endDate status';
     // 50 events × 1,000 occurrences × 6 fields ≈ 300,000: far over 50,000, however it is written.
     const literal = `{ events(perPage: 50) { ... on EventConnection { nodes { id occurrences(first: 1000) { ${fields} } } } } }`;

@@ -1,4 +1,4 @@
-/** GraphQL over HTTP conformance (issue 9 item 5): every `graphql-http` server audit is `ok`, no warnings. */
+/** GraphQL over HTTP conformance: every `graphql-http` server audit is `ok`, no warnings. */
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

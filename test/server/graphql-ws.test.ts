@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
-import { createLocalChangeBus, type ChangeBus } from '../../src/services/changes.ts';
+import { countingChangeBus } from '../helpers/changes.ts';
 import { startTestServer, passwordOf, type TestServer } from '../helpers/server.ts';
 import { subscribeWs, wsClient, type WsSubscription } from '../helpers/ws.ts';
 
@@ -10,21 +10,9 @@ let server: TestServer;
 const clients: Client[] = [];
 const subscriptions: WsSubscription[] = [];
 
-// The in-process bus, counting its listeners: a subscription is set up once it listens.
-let listening = 0;
-const local = createLocalChangeBus();
-const bus: ChangeBus = {
-  ...local,
-  onChange: (listener) => {
-    listening++;
-    const off = local.onChange(listener);
-    return () => {
-      listening--;
-      off();
-    };
-  },
-};
-let own = 0;
+// The in-process bus, counting its listeners: a subscription is set up once it listens, and
+// let go once closed.
+const { bus, settle, subscribers } = countingChangeBus();
 
 const basic = (login: string, password = passwordOf(login)) => 'Basic ' + Buffer.from(`${login}:${password}`).toString('base64');
 const client = (opts: Parameters<typeof wsClient>[1] = {}) => {
@@ -54,12 +42,12 @@ const event = (title: string, status = 'publish') => ({
 beforeAll(async () => {
   // A low cost ceiling, so that an ordinary list page exceeds it (the default is 50,000).
   server = await startTestServer({ now: null, changes: bus, env: { CAL_GRAPHQL_MAX_COST: '2000', CAL_GRAPHQL_MAX_DEPTH: '6' } });
-  own = listening;
+  settle();
 });
 afterEach(async () => {
   for (const s of subscriptions.splice(0)) s.close();
   for (const c of clients.splice(0)) await c.dispose();
-  await expect.poll(() => listening - own, { timeout: 5_000 }).toBe(0);
+  await expect.poll(subscribers, { timeout: 5_000 }).toBe(0);
   await server.reset();
 });
 afterAll(() => server?.close());
@@ -70,7 +58,7 @@ describe('GraphQL over WebSocket', () => {
     const admin = subscribe(client({ connectionParams: { authorization: basic('admin') } }), EVENTS);
     // Credentials in the upgrade request's Authorization header (a Node client, no Origin) work too.
     const author = subscribe(client({ headers: { authorization: basic('author') } }), EVENTS);
-    await expect.poll(() => listening - own, { timeout: 10_000 }).toBe(3);
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(3);
 
     const draft = await server.api('/events', event('Secret Draft', 'draft'));
     expect(draft.status).toBe(201);
@@ -109,7 +97,7 @@ describe('GraphQL over WebSocket', () => {
       const ended = (await s.ended) as { code?: number; reason?: string };
       expect(ended.code).toBe(4403);
     }
-    expect(listening - own).toBe(0);
+    expect(subscribers()).toBe(0);
   });
 
   it('ignores Basic credentials a browser attaches to a cross-site upgrade', async () => {
@@ -135,6 +123,6 @@ describe('GraphQL over WebSocket', () => {
 
     const typo = (await subscribe(c, 'subscription { eventChangd { id } }').ended) as { message: string }[];
     expect(typo[0]?.message).toMatch(/eventChangd/);
-    expect(listening - own).toBe(0);
+    expect(subscribers()).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { subscribeWs, wsClient } from '../helpers/ws.ts';
 
-// Persisted operations over HTTP (issue 25 item 4): automatic persisted queries by default, a
+// Persisted operations over HTTP: automatic persisted queries by default, a
 // trusted-documents manifest with CAL_GRAPHQL_TRUSTED_DOCUMENTS; persisted GET reads cache like REST.
 const QUERY = 'query Upcoming { events(perPage: 5) { totalCount nodes { title } } }';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,5 @@
 /**
- * Issue 21: what a server does when its PostgreSQL database goes away and comes back. The shared
+ * What a server does when its PostgreSQL database goes away and comes back. The shared
  * PostgreSQL server must stay up for everyone else, so the outage is of this test's own database:
  * it stops accepting connections (`ALLOW_CONNECTIONS false`) and every connection to it is ended
  * (`pg_terminate_backend`). Expected: /readyz 503 while /healthz stays 200, requests answer at once

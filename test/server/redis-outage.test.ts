@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4: with REDIS_URL set and Redis gone, signed-in requests took ~8 s and wrong
+ * With REDIS_URL set and Redis gone, signed-in requests once took ~8 s and wrong
  * passwords 9–12 s (every throttle command waited for reconnection attempts). This test runs its
  * own redis-server on a free port (the shared one must stay up for everyone else), starts real
  * servers on it, kills that Redis, and checks that requests answer promptly, throttling goes on

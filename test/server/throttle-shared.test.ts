@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling across processes (issue 8 item 7, issue 15 item 4): three server processes on
+ * Sign-in throttling across processes: three server processes on
  * one PostgreSQL share their failure counts through Redis (REDIS_URL), with a key prefix of
  * their own per run; CAL_AUTH_FAILURE_LIMIT sets the budget.
  */

@@ -11,7 +11,7 @@ import { subscribeSse } from '../helpers/sse.ts';
 import { subscribeWs, wsClient } from '../helpers/ws.ts';
 import { startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
 
-// The shared cache in front (issue 24): Debian's Varnish with the xkey vmod and the shipped VCL
+// The shared cache in front: Debian's Varnish with the xkey vmod and the shipped VCL
 // (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
 // Reads are hits the second time; after a REST write or a GraphQL mutation — through this process
 // or, on PostgreSQL, through a second one — the next read through Varnish (calendar views included) shows the change;

@@ -220,7 +220,7 @@ describe('importImageFromUrl: success', () => {
     const url = `${base}/photos/sunset.png`;
     const id = await importUrl(url);
     const attachment = await db.prisma.attachment.findUniqueOrThrow({ where: { id } });
-    // The file is kept here (issue 22): served under /wp-content/uploads/, dated as WordPress files uploads.
+    // The file is kept here, so it outlives the old site: served under /wp-content/uploads/, dated as WordPress files uploads.
     expect(attachment).toMatchObject({
       url: expect.stringMatching(/^\/wp-content\/uploads\/\d{4}\/\d{2}\/sunset\.png$/),
       sourceUrl: url,

@@ -1,5 +1,5 @@
 /**
- * `cal import --ics` (issue 22 item 9): the project's own feeds (a seeded server's `/events.ics`)
+ * `cal import --ics`: the project's own feeds (a seeded server's `/events.ics`)
  * import into a fresh database with series, exclusions and overrides intact, and re-import as
  * unchanged; hand-written feeds (test/fixtures/ics/) cover Google's, Outlook's and Nextcloud's
  * quirks; a malformed feed fails with its reason and a non-zero exit.
@@ -16,6 +16,7 @@ import { importFromIcs, type IcsImportOptions } from '../../src/transfer/ics-imp
 import type { Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
 import { main } from '../../src/cli/main.ts';
+import { seedJazzSeries } from '../helpers/calendar-seed.ts';
 import { retried, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'ics');
@@ -65,29 +66,13 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'cal-ics-'));
   // The source: a weekly series with an exclusion, an extra date and an override; an all-day
   // event; events in other zones with a venue, an organizer and categories.
-  const series = await source.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`,
-    {
-      input: {
-        title: 'Tuesday Jazz',
-        startDate: '2027-03-02 19:00:00',
-        endDate: '2027-03-02 21:00:00',
-        timezone: 'America/New_York',
-        venues: [{ create: { name: 'Blue Room', address: '1 Main St', city: 'Springfield' } }],
-        categories: ['Music'],
-        recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270413', exdates: ['2027-03-16'], rdates: ['2027-03-20 15:00:00'] },
-      },
-    },
-    'admin',
-  );
-  expect(series.errors).toBeUndefined();
-  const occurrence = series.data.createEvent.event.occurrences.find((o: { startDate: string }) => o.startDate.startsWith('2027-03-23'));
-  const w = await source.api(`/events/${occurrence.databaseId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });
-  expect(w.status, w.text).toBe(200);
+  await seedJazzSeries(source, {
+    venues: [{ create: { name: 'Blue Room', address: '1 Main St', city: 'Springfield' } }],
+    categories: ['Music'],
+  });
   const organizer = await source.create('/organizers', { organizer: 'Ørjan Ölander', email: 'o@example.com' });
   await source.create('/events', { title: 'Festival (all days)', start_date: '2027-07-01', end_date: '2027-07-03', all_day: true, timezone: 'Europe/Paris' });
   await source.create('/events', { title: '東京 meetup', start_date: '2027-03-01 18:00', end_date: '2027-03-01 21:00', timezone: 'Asia/Tokyo', organizer: [organizer.id], venue: { venue: 'Blue Room' } });
-  await source.create('/events', { title: 'Lone Gig', start_date: '2027-03-10 20:00', end_date: '2027-03-10 22:00' });
 }, 180_000);
 
 afterAll(async () => {

@@ -74,7 +74,7 @@ beforeAll(async () => {
   ids.broken = await post('events', { title: 'Broken picture', start_date: '2026-05-02 10:00', end_date: '2026-05-02 12:00', image: `${imageBase}/broken.png`, venue: ids.park, tags: [ids.tag] });
   ids.leaving = await post('events', { title: 'Leaving soon', start_date: '2026-05-03 10:00', end_date: '2026-05-03 12:00', organizer: [ids.ann] });
   ids.plain = await post('events', { title: 'Plain', start_date: '2026-05-04 10:00', end_date: '2026-05-04 12:00', status: 'draft' });
-  // The source had the image and serves it itself (issue 22); by the time of the import its file is lost.
+  // The source had the image and serves it itself; by the time of the import its file is lost.
   gone.add('/broken.png');
   expect((await source.db.prisma.upload.deleteMany({ where: { path: { endsWith: '/broken.png' } } })).count).toBe(1);
 }, 120_000);

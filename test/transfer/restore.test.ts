@@ -1,5 +1,5 @@
 /**
- * Issue 22 items 4, 5, 10: an export carries everything (series with overrides and cancelled
+ * An export carries everything (series with overrides and cancelled
  * occurrences, trashed and protected events, image files, users with their password and
  * application-password hashes) and restores it exactly into a fresh database, on both databases:
  * export → restore → export is byte-identical and the restored service answers as the original.

@@ -1,10 +1,8 @@
 /**
- * Issue 22 item 10: a featured image imported from a WordPress site is copied here and served at
+ * A featured image imported from a WordPress site is copied here and served at
  * its WordPress path under this service's URL, so it outlives the old site; an image refused once
  * (a private address) is attached by the run that imports it. Also with CAL_UPLOADS_DIR.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,24 +16,16 @@ import { storeUpload } from '../../src/services/uploads.ts';
 import { importFromSource } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTecSite, tecLists, type TecSite } from '../helpers/tec-site.ts';
 
 const PNG = readFileSync(new URL('../fixtures/orange-4x4.png', import.meta.url));
 const IMAGE_PATH = '/wp-content/uploads/2026/11/orange-4x4.png';
 const quiet = createProgress({ write: () => true }, true);
 
-/** A fake The Events Calendar site: the recorded samples, the first event with a featured image on the site itself. */
-const sample = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/samples/${name}.json`, import.meta.url), 'utf8').split('cal/events/v1').join('tribe/events/v1')).response.body;
-const LISTS: Record<string, any> = {
-  events: sample('GET_events'),
-  venues: sample('GET_venues'),
-  organizers: sample('GET_organizers'),
-  categories: sample('GET_categories'),
-  tags: sample('GET_tags'),
-};
+/** The recorded samples, the first event with a featured image on the old site itself. */
+const LISTS = tecLists();
 
-let tec: http.Server;
-let root: string;
+let tec: TecSite;
 let pictured: number;
 const targets: TestServer[] = [];
 let uploadsDir: string;
@@ -43,29 +33,19 @@ let uploadsDir: string;
 const run = (s: TestServer, allowPrivate: boolean, uploads?: string) =>
   importFromSource(
     createContext({ prisma: s.db.prisma, settings: defaultSiteSettings, imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate, uploadsDir: uploads } }),
-    { from: root, probeLimit: 0 },
+    { from: tec.root, probeLimit: 0 },
     quiet,
   );
 
 beforeAll(async () => {
-  tec = http.createServer((req, res) => {
-    if (req.url === IMAGE_PATH) return void res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
-    const m = /^\/wp-json\/tribe\/events\/v1\/(\w+)\?/.exec(req.url!);
-    const body = m && LISTS[m[1]];
-    res.writeHead(body ? 200 : 404, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify(body ?? { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } }));
-  });
-  await new Promise<void>((resolve) => tec.listen(0, '127.0.0.1', resolve));
-  const site = `http://127.0.0.1:${(tec.address() as AddressInfo).port}`;
-  root = `${site}/wp-json/tribe/events/v1`;
+  tec = await startTecSite(LISTS, { [IMAGE_PATH]: { type: 'image/png', body: PNG } });
   const first = LISTS.events.events[0];
   pictured = first.id;
-  first.image = { url: site + IMAGE_PATH, id: 9001, extension: 'png', width: 4, height: 4, filesize: PNG.length };
+  first.image = { url: tec.base + IMAGE_PATH, id: 9001, extension: 'png', width: 4, height: 4, filesize: PNG.length };
   uploadsDir = await mkdtemp(path.join(os.tmpdir(), 'cal-uploads-'));
 }, 60_000);
 afterAll(async () => {
-  tec?.closeAllConnections();
-  tec?.close();
+  await tec?.close();
   for (const t of targets) await t.close();
   await rm(uploadsDir, { recursive: true, force: true });
 });
@@ -88,8 +68,7 @@ describe('featured images of a WordPress import are kept and served here', { tim
     expect(again.kinds.events).toMatchObject({ created: 0, updated: 0, failed: 0 });
 
     // The old site goes away.
-    tec.closeAllConnections();
-    await new Promise<void>((resolve) => tec.close(() => resolve()));
+    await tec.close();
 
     const event = (await target.api(`/events/${pictured}`)).body;
     expect(event.image).toMatchObject({ url: target.base + IMAGE_PATH, id: 9001, width: 4, height: 4, extension: 'png' });

@@ -1,57 +1,37 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/services/context.ts';
 import { defaultSiteSettings } from '../../src/server/config.ts';
 import { importFromSource, type Summary } from '../../src/transfer/import.ts';
 import { createProgress } from '../../src/transfer/progress.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTecSite, tecLists, type TecSite } from '../helpers/tec-site.ts';
 
-/** A fake The Events Calendar site answering `tribe/events/v1` lists with the recorded samples. */
-const sample = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/samples/${name}.json`, import.meta.url), 'utf8').split('cal/events/v1').join('tribe/events/v1')).response.body;
-const LISTS: Record<string, unknown> = {
-  events: sample('GET_events'),
-  venues: sample('GET_venues'),
-  organizers: sample('GET_organizers'),
-  categories: sample('GET_categories'),
-  tags: sample('GET_tags'),
-};
-
-let tec: http.Server;
+let tec: TecSite;
 let target: TestServer;
 let summary: Summary;
-const requested: string[] = [];
+/** The samples the site answers with, as read before the import. */
+const LISTS = tecLists();
 
 beforeAll(async () => {
-  tec = http.createServer((req, res) => {
-    requested.push(req.url!);
-    const m = /^\/wp-json\/tribe\/events\/v1\/(\w+)\?/.exec(req.url!);
-    const body = m && LISTS[m[1]];
-    res.writeHead(body ? 200 : 404, { 'Content-Type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify(body ?? { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } }));
-  });
-  await new Promise<void>((resolve) => tec.listen(0, '127.0.0.1', resolve));
+  tec = await startTecSite(LISTS);
   target = await startTestServer({ now: null });
-  const root = `http://127.0.0.1:${(tec.address() as AddressInfo).port}/wp-json/tribe/events/v1`;
-  summary = await importFromSource(createContext({ prisma: target.db.prisma, settings: defaultSiteSettings }), { from: root }, createProgress({ write: () => true }, true));
+  summary = await importFromSource(createContext({ prisma: target.db.prisma, settings: defaultSiteSettings }), { from: tec.root }, createProgress({ write: () => true }, true));
 }, 120_000);
 afterAll(async () => {
-  tec?.close();
+  await tec?.close();
   await target?.close();
 });
 
 describe('import from The Events Calendar (tribe/events/v1 samples)', { timeout: 60_000 }, () => {
   it('asks for every list 50 a page, over the whole date range', () => {
-    const events = requested.find((u) => u.startsWith('/wp-json/tribe/events/v1/events?'))!;
+    const events = tec.requested.find((u) => u.startsWith('/wp-json/tribe/events/v1/events?'))!;
     expect(events).toContain('per_page=50');
     expect(events).toContain('start_date=1900-01-01');
-    expect(requested.some((u) => u.startsWith('/wp-json/tribe/events/v1/categories?') && u.includes('hide_empty=false'))).toBe(true);
+    expect(tec.requested.some((u) => u.startsWith('/wp-json/tribe/events/v1/categories?') && u.includes('hide_empty=false'))).toBe(true);
   });
 
   it('reads events, venues, organizers and terms as the plugin shapes them', async () => {
-    const source = LISTS as Record<string, any>;
+    const source = LISTS;
     expect(summary.kinds.events.created).toBe(source.events.events.length);
     expect(summary.kinds.venues.created).toBe(source.venues.venues.length);
     expect(summary.kinds.organizers.created).toBe(source.organizers.organizers.length);

@@ -89,7 +89,7 @@ describe('escapeHtml', () => {
   });
 });
 
-// Issue 8 item 4: the filters used to rescan the rest of the text from every `<` without a `>`,
+// The filters used to rescan the rest of the text from every `<` without a `>`,
 // every white space before a newline, every `<li`/`<div` without `>` (100,000 characters: 19 s).
 // Timings are printed by `test/bench/text.ts`; here the structure of the answers is checked, at a
 // size that a quadratic filter could not finish within the test timeout.
@@ -124,7 +124,7 @@ describe('rendering is linear in the length of the text', () => {
   });
 });
 
-// Issue 33: tag stripping rescanned the rest of the text from every `<` with no `>` after it (a
+// Tag stripping used to rescan the rest of the text from every `<` with no `>` after it (a
 // cost of 100,000 `<` took 13 s through slugify), comma lists rescanned white space runs, and
 // nested HTML made sanitize-html's parser quadratic. The rewrites answer as the expressions they
 // replace on every short text of a small alphabet, and finish whole texts a quadratic step could not.

@@ -1,4 +1,4 @@
-// The calendar views (issue 26) on a real server: month, list and day views, their category/tag
+// The calendar views on a real server: month, list and day views, their category/tag
 // scopes and TEC's query forms, each checked against what the REST API lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -4,17 +4,16 @@
  * and tags, the sitemap's entries, the feeds, TEC's views with their query forms and language
  * variants, and, crawling on from those, every link the pages themselves hold (same host).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedCalendar, type SeededCalendar } from '../helpers/calendar-seed.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 let cal: SeededCalendar;
-beforeAll(async () => {
-  s = await startTestServer();
+useTestServer(async (server) => {
+  s = server;
   cal = await seedCalendar(s);
 });
-afterAll(async () => s?.close());
 
 /** TEC's view URLs (its query forms and language variants included), relative to the site. */
 function tecViews(): string[] {

@@ -193,7 +193,7 @@ describe('discovery', () => {
       ['/event/jazz-night/', `${root}events/${ids.dst}`],
       ['/events/category/music/', `${root}events/?categories=music`],
       ['/tag/outdoor/', `${root}events/?tags=outdoor`],
-      // Without pretty permalinks (issue 22), and the archives' feeds.
+      // Without pretty permalinks, and the archives' feeds.
       ['/?cal_events_cat=music', `${root}events/?categories=music`],
       ['/?tag=outdoor', `${root}events/?tags=outdoor`],
       ['/events/category/music/?ical=1', `${root}events/?categories=music`],

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedCalendar, type SeededCalendar } from '../helpers/calendar-seed.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 let cal: SeededCalendar;
-beforeAll(async () => {
-  s = await startTestServer();
+useTestServer(async (server) => {
+  s = server;
   cal = await seedCalendar(s);
 });
-afterAll(async () => s?.close());
 
 const jsonLd = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!);
 const meta = (html: string, key: string) => new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];

@@ -1,42 +1,21 @@
 /**
- * iCal feeds of recurring series (issue 13): a series is one VEVENT with RRULE/EXDATE/RDATE, an
+ * iCal feeds of recurring series: a series is one VEVENT with RRULE/EXDATE/RDATE, an
  * override a VEVENT with the series' UID and a RECURRENCE-ID, all with TZID. Parsed back by ical.js
  * into the instants the REST API lists, across the New York DST change (2027-03-14).
  */
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { seedJazzSeries } from '../helpers/calendar-seed.ts';
+import { useTestServer, type TestServer } from '../helpers/server.ts';
 
 let s: TestServer;
 let seriesId: number;
 let overrideId: number;
 let singleId: number;
-beforeAll(async () => {
-  s = await startTestServer();
-  const r = await s.graphql(
-    `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId occurrences { databaseId startDate } } } ... on Error { code message } } }`,
-    {
-      input: {
-        title: 'Tuesday Jazz',
-        startDate: '2027-03-02 19:00:00',
-        endDate: '2027-03-02 21:00:00',
-        timezone: 'America/New_York',
-        venues: [{ create: { name: 'Blue Room' } }],
-        recurrence: { rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270413', exdates: ['2027-03-16'], rdates: ['2027-03-20 15:00:00'] },
-      },
-    },
-  );
-  seriesId = r.data.createEvent.event.databaseId;
-  const occurrences: { databaseId: number; startDate: string }[] = r.data.createEvent.event.occurrences;
-  // The 2027-03-23 occurrence moves to 20:30 and gets its own title (an override).
-  overrideId = occurrences.find((o) => o.startDate.startsWith('2027-03-23'))!.databaseId;
-  const w = await s.api(`/events/${overrideId}`, { method: 'POST', as: 'admin', body: { title: 'Jazz: guest night', start_date: '2027-03-23 20:30:00', end_date: '2027-03-23 23:00:00' } });
-  expect(w.status, w.text).toBe(200);
-  const single = await s.api('/events', { method: 'POST', as: 'admin', body: { title: 'Lone Gig', start_date: '2027-03-10 20:00:00', end_date: '2027-03-10 22:00:00' } });
-  expect(single.status).toBe(201);
-  singleId = single.body.id;
+useTestServer(async (server) => {
+  s = server;
+  ({ seriesId, overrideId, singleId } = await seedJazzSeries(s));
 });
-afterAll(async () => s?.close());
 
 function parseFeed(text: string) {
   const root = new ICAL.Component(ICAL.parse(text));

@@ -89,7 +89,7 @@ export function linkedRefs(kind: 'venue' | 'organizer', value: unknown, onUpdate
   // A CSV string of IDs is split as is (no second URL-decoding, unlike list parameters).
   const items: unknown[] = Array.isArray(value) ? value : typeof value === 'string' && value.includes(',') ? value.split(',').map((s) => s.trim()).filter(Boolean) : [value];
   // A CSV naming no ID (`",,,"`) is no list: the plugin's ID-list check refuses an empty list
-  // (400), where `""`/`[]` above are the documented "unlink" (issue 8 item 5).
+  // (400), where `""`/`[]` above are the documented "unlink".
   if (!items.length) throw invalidParamsError([[kind, false]]);
   return items.map((item) => {
     if (isIntLike(item)) return { id: Number(String(item).trim()) };

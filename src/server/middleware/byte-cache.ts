@@ -5,7 +5,7 @@ import { compressible, encode, markEncoded, negotiateEncoding } from './compress
 import { notModified, weakEtag } from './http-cache.ts';
 
 /**
- * The HTTP-level cache of final bytes (issue 24 item 1): anonymous GET/HEAD answers of the REST
+ * The HTTP-level cache of final bytes: anonymous GET/HEAD answers of the REST
  * API (every language), GraphQL GET queries, iCal feeds and pages, kept as the bytes sent (headers
  * included, whatever they are: `Link`, `X-WP-Total`, surrogate keys…) with their gzip and brotli
  * encodings made once, when stored. A hit costs no GraphQL execution, no presentation, no JSON

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type { Context, Middleware } from 'koa';
 
 /**
- * `Content-Encoding` of every compressible answer (issue 24): brotli or gzip as the client's
+ * `Content-Encoding` of every compressible answer: brotli or gzip as the client's
  * `Accept-Encoding` allows (brotli preferred at equal weight), with `Vary: Accept-Encoding`. Bodies
  * under MIN_BYTES stay as they are (the frame would cost more than it saves), so do answers already
  * encoded (GraphiQL's gzipped assets, the byte cache's precompressed variants), event streams and

@@ -8,7 +8,7 @@ import type { Middleware } from 'koa';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, X-GraphQL-Yoga-CSRF, X-Request-Id';
 
 /**
- * CORS of `/graphql` (issue 8 item 3): an origin listed in CAL_CORS_ORIGINS may send credentials
+ * CORS of `/graphql`: an origin listed in CAL_CORS_ORIGINS may send credentials
  * (Basic auth) and read the answer; any other origin reads anonymous answers only (`*`, which
  * browsers never combine with credentials). A preflight (`OPTIONS`) is answered here: 204.
  */

@@ -31,8 +31,8 @@ const DATA_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 
 /**
- * Security headers on every answer that reaches it (issue 8 item 9; mounted after the health
- * probe). Set before the handlers run, the CSP corrected for HTML after (the type is known only then).
+ * Security headers on every answer that reaches it (mounted after the health probe). Set before
+ * the handlers run, the CSP corrected for HTML after (the type is known only then).
  */
 export function useSecurityHeaders(): Middleware {
   return async function securityHeaders(ctx, next) {

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../../services/context.ts';
 
 /**
- * Surrogate keys and shared-cache lifetime of anonymous GET/HEAD reads (issue 24): REST (every
+ * Surrogate keys and shared-cache lifetime of anonymous GET/HEAD reads: REST (every
  * language variant), GraphQL queries by GET, iCal feeds and pages. What a response contains was
  * collected while it was resolved (`ctx.state.cal.surrogateKeys`, src/domain/surrogate-keys.ts);
  * here it becomes the `Surrogate-Key` header (Fastly-style tag purges) and the same value in `xkey`
