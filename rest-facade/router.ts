@@ -32,7 +32,7 @@ function resourceRoutes(deps: RouteDeps): RouteDef[] {
 
 /**
  * Every operation document generated from the `.graphql` files under resources/ (each with the
- * fragments it spreads), validated once at startup.
+ * fragments it spreads), each validated against the schema on its first run.
  */
 function loadOperations(executor: Executor): Map<DocumentNode, PreparedOperation> {
   const documents = Object.values(generated).filter((d) => d.definitions.some((def) => def.kind === 'OperationDefinition'));

@@ -7,12 +7,15 @@ import type { Context } from '../src/services/context.ts';
  * (src/server/yoga.ts: through Yoga's envelop chain, with the plugins, masking and context of `/graphql`).
  */
 export interface Executor {
-  /** Validates a document holding one named operation against the schema, once; throws when it does not fit. */
+  /**
+   * A document holding one named operation, to run; it is validated against the schema once, on its
+   * first run (which throws when it does not fit).
+   */
   prepare(document: DocumentNode): PreparedOperation;
   execute(operation: PreparedOperation, variables: Record<string, unknown>, cal: Context): Promise<ExecutionResult>;
 }
 
-/** A named operation validated once, run many times. */
+/** A named operation, validated on its first run, run many times. */
 export interface PreparedOperation {
   name: string;
   document: DocumentNode;

@@ -62,7 +62,8 @@ export function globalId(urls: RestUrls, id: number): string {
 /** `{host}{home path}` by site: a page presents hundreds of global IDs over the same one or two URLs (URL parsing is the cost). */
 const globalIdPrefixes = new Map<string, string>();
 function globalIdPrefix(urls: RestUrls): string {
-  const key = JSON.stringify([urls.host ?? null, urls.home]);
+  // NUL cannot occur in a host or a URL; a missing host is keyed apart from an empty one.
+  const key = urls.host === undefined ? urls.home : `${urls.host}\u0000${urls.home}`;
   let prefix = globalIdPrefixes.get(key);
   if (prefix !== undefined) return prefix;
   let host = urls.host;
@@ -95,8 +96,14 @@ export function postUrl(urls: RestUrls, kind: PostKind, id: number, status: Post
   return `${homeRoot(urls)}/?post_type=${kind}&p=${id}`;
 }
 
+const WALL_CLOCK = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
 /** Six zero-padded strings split from a `YYYY-MM-DD HH:MM:SS` string (§4.2.1). */
 export function dateDetails(text: string): { year: string; month: string; day: string; hour: string; minutes: string; seconds: string } {
+  // The common form (every wall clock the core answers): cut, not matched and padded.
+  if (text?.length === 19 && WALL_CLOCK.test(text)) {
+    return { year: text.slice(0, 4), month: text.slice(5, 7), day: text.slice(8, 10), hour: text.slice(11, 13), minutes: text.slice(14, 16), seconds: text.slice(17, 19) };
+  }
   const m = /^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?/.exec(text ?? '');
   const p = (s: string | undefined, w = 2) => (s ?? '0').padStart(w, '0');
   if (!m) return { year: '0000', month: '00', day: '00', hour: '00', minutes: '00', seconds: '00' };

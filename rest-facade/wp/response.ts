@@ -115,10 +115,12 @@ export function encodeJsonBody(data: unknown, pretty = false): string | Buffer {
   } finally {
     spliced = null;
   }
-  if (hasNonAscii(s)) {
-    // Written as bytes in one pass: a megabyte of non-ASCII text is six of escapes, and building
-    // them as strings held the event loop for 100 ms and more (allocation and garbage collection).
-    const bytes = escapeToBytes(s);
+  NON_ASCII_RUN.lastIndex = 0;
+  const firstRun = NON_ASCII_RUN.exec(s);
+  if (firstRun) {
+    // Written as bytes: a megabyte of non-ASCII text is six of escapes, and building them as
+    // strings held the event loop for 100 ms and more (allocation and garbage collection).
+    const bytes = escapeFewToBytes(s, firstRun) ?? escapeToBytes(s);
     if (!raws.length) return bytes;
     s = bytes.toString('latin1');
   } else {
@@ -135,12 +137,65 @@ export function encodeJsonBody(data: unknown, pretty = false): string | Buffer {
   return Buffer.concat(parts);
 }
 
-function hasNonAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x7f) return true;
-  return false;
+const NON_ASCII_RUN = /[\u007f-\uffff]+/g;
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+/** Past these counts `escapeFewToBytes` leaves the text to `escapeToBytes` (its cost is per run and per `/`). */
+const FEW_RUNS = 4096;
+const FEW_SLASHES = 32768;
+
+/** `\uXXXX` of each UTF-16 unit of `s[from, to)` into `out` at `n`; returns the new end. */
+function writeEscapes(s: string, from: number, to: number, out: Buffer, n: number): number {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    out[n++] = 0x5c;
+    out[n++] = 0x75;
+    out[n++] = HEX[c >> 12]!;
+    out[n++] = HEX[(c >> 8) & 15]!;
+    out[n++] = HEX[(c >> 4) & 15]!;
+    out[n++] = HEX[c & 15]!;
+  }
+  return n;
 }
 
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
+/**
+ * `escapeToBytes` for a text with a few runs of non-ASCII characters and a few thousand `/` (a page
+ * of events: dozens of typographic quotes and dashes, a hundred URLs per event). The regular
+ * expression finds the runs and `indexOf` the slashes, and the ASCII between them is copied in
+ * blocks: 1.7 against 2.7 ms for a 50-event page, `JSON.stringify` included. Null past `FEW_RUNS`
+ * runs or `FEW_SLASHES` slashes, where the loop over every code unit is the faster.
+ */
+function escapeFewToBytes(s: string, first: RegExpExecArray): Buffer | null {
+  const runs: number[] = [];
+  let extra = 0;
+  for (let m: RegExpExecArray | null = first; m; m = NON_ASCII_RUN.exec(s)) {
+    if (runs.length >= 2 * FEW_RUNS) return null;
+    runs.push(m.index, m.index + m[0].length);
+    extra += 5 * m[0].length;
+  }
+  const plain = Buffer.allocUnsafe(s.length + extra);
+  let n = 0;
+  let last = 0;
+  for (let k = 0; k < runs.length; k += 2) {
+    n += plain.write(s.slice(last, runs[k]), n, 'latin1');
+    n = writeEscapes(s, runs[k]!, runs[k + 1]!, plain, n);
+    last = runs[k + 1]!;
+  }
+  n += plain.write(s.slice(last), n, 'latin1');
+  // Then `/` → `\/`, found and copied around by the buffer's own (native) search.
+  let slashes = 0;
+  for (let i = plain.indexOf(0x2f); i >= 0; i = plain.indexOf(0x2f, i + 1)) if (++slashes > FEW_SLASHES) return null;
+  if (!slashes) return plain;
+  const out = Buffer.allocUnsafe(n + slashes);
+  let o = 0;
+  let from = 0;
+  for (let i = plain.indexOf(0x2f); i >= 0; i = plain.indexOf(0x2f, i + 1)) {
+    o += plain.copy(out, o, from, i);
+    out[o++] = 0x5c;
+    from = i;
+  }
+  plain.copy(out, o, from, n);
+  return out;
+}
 
 /**
  * The JSON text as ASCII bytes: `\uXXXX` for every UTF-16 unit above U+007E, `\/` for `/` (both

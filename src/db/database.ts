@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PrismaPg } from '@prisma/adapter-pg';
 import {
   DriverAdapterError,
   type SqlDriverAdapter,
@@ -10,7 +9,7 @@ import {
   type SqlQuery,
   type Transaction,
 } from '@prisma/driver-adapter-utils';
-import pg from 'pg';
+import type * as pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { guardInput, type DatabaseClient } from './input-guard.ts';
 import { chargeStatement } from './request-budget.ts';
@@ -86,6 +85,15 @@ async function loadPGlite() {
   const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm } };
   const connect = (pglite: PGlite): Promise<SqlDriverAdapter> => new PrismaPGlite(pglite).connect();
   return { PGlite, options, connect };
+}
+
+/**
+ * pg and Prisma's adapter for it are loaded only when PostgreSQL is opened: an embedded database
+ * never needs them (~50 ms of CPU of its start).
+ */
+async function loadPostgresDriver() {
+  const [{ default: driver }, { PrismaPg }] = await Promise.all([import('pg'), import('@prisma/adapter-pg')]);
+  return { driver, PrismaPg };
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -197,7 +205,8 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     // Sent as a startup parameter: PostgreSQL cancels any statement running longer (SQLSTATE 57014).
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
-  await checkConnection(config, parsed);
+  const { driver, PrismaPg } = await loadPostgresDriver();
+  await checkConnection(driver, config, parsed);
   log(`database: PostgreSQL at ${describe(parsed)} (pool of ${max})`);
 
   const factory: SqlMigrationAwareDriverAdapterFactory = {
@@ -205,7 +214,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     adapterName: '@prisma/adapter-pg',
     // A pool per connect() (the client's, each schema engine's), ended when its adapter is disposed.
     connect: async () => {
-      const pool = reportCharAsText(new pg.Pool(config));
+      const pool = reportCharAsText(new driver.Pool(config));
       const adapter = await new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }).connect();
       // adapter-pg splits scripts on every ";" (breaking literals that contain one) and runs the
       // parts one by one; one simple-protocol query keeps a migration atomic, as `prisma migrate` does.
@@ -223,7 +232,7 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
       await prisma.$queryRaw`SELECT 1`;
     },
     session: async (fn) => {
-      const client = new pg.Client(config);
+      const client = new driver.Client(config);
       await client.connect();
       try {
         return await fn({ query: (sql, params) => client.query(sql, params), exec: (script) => client.query(script) });
@@ -282,8 +291,8 @@ function reportCharAsText(pool: pg.Pool): pg.Pool {
   return pool;
 }
 
-async function checkConnection(config: pg.ClientConfig, url: URL): Promise<void> {
-  const client = new pg.Client(config);
+async function checkConnection(driver: Pick<typeof pg, 'Client'>, config: pg.ClientConfig, url: URL): Promise<void> {
+  const client = new driver.Client(config);
   client.on('error', () => {});
   try {
     await client.connect();

@@ -42,6 +42,9 @@ export class MigrationError extends Error {
 export async function applyMigrations(db: Database, opts: MigrateOptions = {}): Promise<string[]> {
   const migrations = await readMigrationScripts();
   return db.session(async (session) => {
+    // Usually every migration is applied already: one read says so, without the locks, the
+    // bookkeeping table's CREATE and the recovery check (~40 ms of CPU of an embedded start).
+    if (await allApplied(session, migrations)) return [];
     if (db.kind === 'postgres') {
       // Session-level locks: released by the server when this connection ends, even on SIGKILL.
       await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -67,6 +70,25 @@ export async function applyMigrations(db: Database, opts: MigrateOptions = {}): 
       if (db.kind === 'postgres') await session.query('SELECT pg_advisory_unlock_all()').catch(() => {});
     }
   });
+}
+
+/**
+ * Whether every migration of the directory is recorded as applied and no row is left unfinished
+ * (nothing for `applyMigrations` to do). Read without the migration locks: rows only ever become
+ * finished, so a list that is complete now stays complete. False on a new database (no table yet).
+ */
+async function allApplied(session: DatabaseSession, migrations: { name: string }[]): Promise<boolean> {
+  let rows: { migration_name: string; finished: boolean }[];
+  try {
+    ({ rows } = await session.query<{ migration_name: string; finished: boolean }>(
+      'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations WHERE rolled_back_at IS NULL',
+    ));
+  } catch {
+    return false;
+  }
+  if (rows.some((r) => !r.finished)) return false;
+  const done = new Set(rows.map((r) => r.migration_name));
+  return migrations.every((m) => done.has(m.name));
 }
 
 /** The bookkeeping table exactly as Prisma's schema engine creates it (so `prisma migrate` reads it). */

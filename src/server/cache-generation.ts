@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type * as Pg from 'pg';
 import type { Logger } from 'pino';
 
 /**
@@ -22,6 +23,8 @@ export function openCacheGeneration(databaseUrl: string | undefined, logger: Pic
   url.searchParams.delete('connection_limit');
   // Its own two connections: one read and one bump at a time (below), never queued behind a slow
   // request's statements in the main pool, never counted in a request's statement budget.
+  // pg is required here, not imported by the module: a server on the embedded database never loads it.
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
   const pool = new pg.Pool({ connectionString: url.href, max: 2, connectionTimeoutMillis: 10_000 });
   pool.on('error', (err) => logger.warn({ err }, 'cache generation: idle connection lost'));
   return {

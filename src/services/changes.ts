@@ -1,7 +1,7 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
-import pg from 'pg';
+import type { Client } from 'pg';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { redisOptions, reportOutages } from './redis-client.ts';
 
@@ -213,7 +213,7 @@ async function redisBus(url: string, channel: string, logger: BusLogger): Promis
 
 /** LISTEN/NOTIFY on a dedicated connection, reconnecting when it is lost. */
 class PostgresTransport extends EventTarget {
-  private client: pg.Client | undefined;
+  private client: Client | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
@@ -241,6 +241,8 @@ class PostgresTransport extends EventTarget {
   }
 
   async connect(): Promise<void> {
+    // pg is loaded only on PostgreSQL: an embedded database never needs it.
+    const { default: pg } = await import('pg');
     const c = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
     c.on('notification', (n) => {
       if (n.channel !== this.channel || !n.payload) return;

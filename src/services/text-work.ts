@@ -6,9 +6,10 @@
  * threads ended when idle), shorter ones run in place. Same functions either way, so the output
  * does not depend on where it was computed.
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { LRUCache } from 'lru-cache';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { canPostUnfilteredHtml, type Actor } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { KsesContext } from '../domain/kses.ts';
@@ -25,7 +26,9 @@ function workerPool(): Piscina<TextJob, TextResult> {
   // dev`), text-worker.ts through tsx's loader, as the process itself runs.
   const fromSource = import.meta.url.endsWith('.ts');
   const tsx = fromSource && !process.execArgv.includes('tsx') ? ['--import', 'tsx'] : [];
-  pool = new Piscina<TextJob, TextResult>({
+  // Required on the first long text, not imported with this module: most processes never start the pool.
+  const { Piscina: Pool } = createRequire(import.meta.url)('piscina') as typeof import('piscina');
+  pool = new Pool<TextJob, TextResult>({
     filename: new URL(`./text-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
     name: 'runTextJob',
     // One thread on two cores: the other is the event loop's.

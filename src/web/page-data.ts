@@ -58,7 +58,7 @@ export function calOf(ctx: KoaContext): Context {
 }
 
 export function createPageData(executor: Executor): { run: PageRun } {
-  // Every operation of src/web/operations/ is validated once, at startup (as the REST facade's are).
+  // Every operation of src/web/operations/, each validated on its first run (as the REST facade's are).
   const documents: DocumentNode[] = Object.values(generated).filter((d) => d.definitions.some((def) => def.kind === 'OperationDefinition'));
   const prepared = new Map<DocumentNode, PreparedOperation>(documents.map((d) => [d, executor.prepare(d)]));
   const operation = (document: DocumentNode) => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonBody } from '../../rest-facade/wp/body.ts';
 import { coerceBoolean, coerceInteger, coerceString, isTruthy, parseList } from '../../rest-facade/wp/coerce.ts';
@@ -81,6 +82,21 @@ describe('response helpers', () => {
     expect(encodeJson(['é/\u007f😀€/', '\u00ff\u0100\uffff', 'x'])).toBe('["\\u00e9\\/\\u007f\\ud83d\\ude00\\u20ac\\/","\\u00ff\\u0100\\uffff","x"]');
     // A lone surrogate (JSON.stringify escapes it itself) stays as it is.
     expect(encodeJson('a\ud800b')).toBe('"a\\ud800b"');
+  });
+  it('WordPress-style JSON of any text is the plain escape of every `/` and every unit above U+007E', () => {
+    const plain = (v: unknown) =>
+      JSON.stringify(v).replace(/[/\u007f-\uffff]/g, (c) => (c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    const unit = fc.constantFrom('a', ' ', '/', '"', '\\', '<', '\u007f', '\u0080', 'é', '\u0301', '\u2019', '\uffff', '\ud83d\ude00', '\ud800');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 80 }), { maxLength: 6 }), (texts) => {
+        expect(encodeJson(texts)).toBe(plain(texts));
+      }),
+      { numRuns: 300 },
+    );
+    // Past a few thousand runs of non-ASCII text, or of slashes, another path writes the bytes: same text.
+    for (const text of ['é/'.repeat(5000), `${'/'.repeat(40_000)}é`, `a${'\u0301'.repeat(20_000)}/`, '/'.repeat(40_000)]) {
+      expect(encodeJson({ text })).toBe(plain({ text }));
+    }
   });
 });
 
