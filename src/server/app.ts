@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { schema } from '../../schema/index.ts';
-import { createPresentedRecords, createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
+import { createRestDispatch, createRestMiddleware } from '../../rest-facade/router.ts';
 import type { Config } from './config.ts';
 import type { AppState } from '../services/context.ts';
 import type { Database } from '../db/database.ts';
@@ -60,8 +60,6 @@ export function buildApp({
   // Read results cached in the execution chain both APIs share, emptied by every change on the bus.
   const cache = new ResponseCache({
     ...config.cache,
-    // The presented records are validated by its generation too, with or without its own entries.
-    layered: config.presented.ttlS > 0,
     shared: generation,
     onError: (err) => logger.error({ err }, 'response cache: shared generation unavailable'),
   });
@@ -104,14 +102,12 @@ export function buildApp({
   app.use(useGraphQL('/graphql', yoga, streams));
 
   // One REST facade: served over HTTP below, and called in-process by the pages and feeds.
-  // The REST form of records anonymous list pages showed, as exact as the response cache.
-  const presented = createPresentedRecords({ ...config.presented, validity: cache });
-  const rest = createRestDispatch({ executor, config, logger, now, presented });
+  const rest = createRestDispatch({ executor, config, logger, now });
   app.use(createWebRouter({ rest, executor, config, now }));
   app.use(createRestMiddleware(rest));
   // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
   /** Stopping soon: `/readyz` answers 503 from now on, while requests are still served. */
   const drain = () => void (draining = true);
-  return { app, yoga, executor, cache, bytes, presented, changes: bus, websockets, streams, purger, drain };
+  return { app, yoga, executor, cache, bytes, changes: bus, websockets, streams, purger, drain };
 }

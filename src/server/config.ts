@@ -110,8 +110,6 @@ const schema = z.object({
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
   CAL_BYTE_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
   CAL_BYTE_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
-  CAL_PRESENTED_TTL_S: nonNegativeInt.max(86_400).default(600),
-  CAL_PRESENTED_MAX_MB: positiveInt.max(65_536).default(16),
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
   CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
   CAL_PURGE_URL: z
@@ -168,8 +166,6 @@ export interface Config {
   cache: { ttlS: number; maxBytes: number };
   /** HTTP byte cache of anonymous reads (src/server/middleware/byte-cache.ts); ttlS 0 (or a response cache turned off): off. */
   byteCache: { ttlS: number; maxBytes: number };
-  /** Presented records of anonymous REST list pages (rest-facade/presenters/presented.ts); ttlS 0: off. */
-  presented: { ttlS: number; maxBytes: number };
   /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/middleware/http-cache.ts). */
   httpMaxAgeS: number;
   /**
@@ -280,7 +276,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
     cache: { ttlS: e.CAL_CACHE_TTL_S, maxBytes: e.CAL_CACHE_MAX_MB * 1024 * 1024 },
     byteCache: { ttlS: e.CAL_CACHE_TTL_S > 0 ? e.CAL_BYTE_CACHE_TTL_S : 0, maxBytes: e.CAL_BYTE_CACHE_MAX_MB * 1024 * 1024 },
-    presented: { ttlS: e.CAL_PRESENTED_TTL_S, maxBytes: e.CAL_PRESENTED_MAX_MB * 1024 * 1024 },
     httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
     httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL?.length ? 3_600 : 0),
     purgeUrls: e.CAL_PURGE_URL ?? [],

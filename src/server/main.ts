@@ -58,8 +58,7 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 );
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
-// Needed by any cache that keeps read results: the response cache, or the presented records alone.
-const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
+const generation = config.cache.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
 const { app, cache, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward. The first
 // check waits a second after the server listens: compiling its queries (Prisma's query compiler,

@@ -4,7 +4,6 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import type { ResponseCache } from '../../src/server/response-cache.ts';
-import type { PresentedRecords } from '../../rest-facade/presenters/presented.ts';
 import type { ChangeBus } from '../../src/services/changes.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
@@ -51,8 +50,6 @@ export interface TestServer {
   config: Config;
   /** The app's response cache (src/server/response-cache.ts). */
   cache: ResponseCache;
-  /** The REST facade's presented records (rest-facade/presenters/presented.ts); null when turned off. */
-  presented: PresentedRecords | null;
   /** User IDs by role. */
   users: Record<TestRole, number>;
   /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
@@ -113,7 +110,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app, cache, presented, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
+  const { app, cache, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {
@@ -169,7 +166,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     db,
     config,
     cache,
-    presented,
     users,
     request,
     api,
