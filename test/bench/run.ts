@@ -21,7 +21,7 @@
  *   BENCH_CACHE_TTL_S=0           CAL_CACHE_TTL_S of the server (default 0: every figure uncached)
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
  *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
- *   BENCH_UNCACHED=1              also run the read scenarios on a server with the response cache off
+ *   BENCH_UNCACHED=1              also run the read scenarios on a server with its caches off
  *                                 (CAL_CACHE_TTL_S=0): "(uncached)" rows next to the default, cached ones (default on),
  *                                 and the server CPU of one uncached 50-event page, REST and GraphQL (uncached-page.ts)
  *   BENCH_EXPLAIN=1               EXPLAIN ANALYZE the SQL of GET /events?per_page=50 (default on)
@@ -542,7 +542,7 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     CAL_ADMIN_PASSWORD: ADMIN.password,
     CAL_TIMEZONE: SITE_TZ,
     CAL_SITE_URL: undefined,
-    // Uncached figures unless asked otherwise: the response cache would answer repeated reads.
+    // Uncached figures unless asked otherwise: the byte cache would answer repeated reads.
     CAL_CACHE_TTL_S: env.BENCH_CACHE_TTL_S ?? '0',
   };
   const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, readyPath: '/healthz', label: 'server' });
