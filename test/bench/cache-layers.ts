@@ -10,12 +10,15 @@
  *   BENCH_LAYERS_EVENTS=1000        events to seed
  *   BENCH_LAYERS_DURATION=20        seconds per configuration (after BENCH_LAYERS_WARMUP=3)
  *   BENCH_LAYERS_CONNECTIONS=4      reader connections per instance
+ *   BENCH_LAYERS_ROUNDS=2           rounds over all configurations (interleaved, so that a load that
+ *                                   drifts on a shared machine weighs on each alike); the median round is shown
  *   BENCH_LAYERS_ROOT=dir           the product to measure (default: this checkout; a snapshot keeps edits out of a run)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (the bench creates and drops its own database)
  *
  * `npm run bench` (run.ts) runs it too (BENCH_LAYERS=0 leaves it out, and so does a BENCH_SCENARIOS
  * without `layers`).
  */
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
@@ -27,6 +30,7 @@ const EVENTS = Number(env.BENCH_LAYERS_EVENTS ?? 1000);
 const DURATION = Number(env.BENCH_LAYERS_DURATION ?? 20);
 const WARMUP = Number(env.BENCH_LAYERS_WARMUP ?? 3);
 const CONNECTIONS = Number(env.BENCH_LAYERS_CONNECTIONS ?? 4);
+const ROUNDS = Math.max(1, Number(env.BENCH_LAYERS_ROUNDS ?? 2));
 const ADMIN_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const NS = '/wp-json/cal/events/v1';
 const ADMIN = { login: 'layers-admin', password: `layers-${process.pid}-${Date.now().toString(36)}` };
@@ -46,9 +50,15 @@ export interface LayerRow {
   label: string;
   reads: { requests: number; rps: number; p50: number; p95: number; errors: number };
   writes: { count: number; p50: number; failed: number };
+  /** Load average (1 min) of the machine after the run: the share of other work it competed with. */
+  load1: number;
+  /** Reads/s of every round of this configuration (the row is the median round). */
+  rounds?: number[];
 }
 
 const pct = (sorted: Float64Array | number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+/** Readers ask for compressed answers, as browsers and CDNs do. */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -154,7 +164,8 @@ export async function measureCacheLayers(configs = LAYER_CONFIGS, root = env.BEN
     const ids = seed.sampleEvents.slice(0, 30).map((e) => e.id);
     console.error(`cache layers: ${EVENTS} events on PostgreSQL, 2 instances, ${urls.length} URLs, ${CONNECTIONS}×2 readers, 1 write/s, ${DURATION} s per configuration`);
     const rows: LayerRow[] = [];
-    for (const config of configs) {
+    const runs = Array.from({ length: ROUNDS }, () => configs).flat();
+    for (const config of runs) {
       const start = (i: number) =>
         startChild({
           script: 'src/server/main.ts',
@@ -172,19 +183,22 @@ export async function measureCacheLayers(configs = LAYER_CONFIGS, root = env.BEN
         }
         const load = (durationSec: number) => {
           const stop = { done: false };
-          const reads = Promise.all(instances.map((c) => runLoad({ baseUrl: c.baseUrl, path: picker(urls), connections: CONNECTIONS, durationSec, keepSamples: true })));
+          const reads = Promise.all(instances.map((c) => runLoad({ baseUrl: c.baseUrl, path: picker(urls), headers: BROWSER, connections: CONNECTIONS, durationSec, keepSamples: true })));
           const writes = writer(instances, ids, durationSec * 1000, stop);
           return Promise.all([reads, writes]).finally(() => (stop.done = true));
         };
         if (WARMUP > 0) await load(WARMUP);
         const [reads, writes] = await load(DURATION);
-        rows.push({ label: config.label, reads: merge(reads), writes });
+        rows.push({ label: config.label, reads: merge(reads), writes, load1: +os.loadavg()[0]!.toFixed(2) });
         process.stderr.write(`  ${line(rows.at(-1)!)}\n`);
       } finally {
         await Promise.all(instances.map((c) => c.stop()));
       }
     }
-    return rows;
+    return configs.map((c) => {
+      const mine = rows.filter((r) => r.label === c.label).sort((a, b) => a.reads.rps - b.reads.rps);
+      return { ...mine[Math.floor((mine.length - 1) / 2)]!, rounds: rows.filter((r) => r.label === c.label).map((r) => r.reads.rps) };
+    });
   } catch (e) {
     return `failed: ${(e as Error).message}`;
   } finally {
@@ -205,19 +219,19 @@ function merge(results: LoadResult[]): LayerRow['reads'] {
 }
 
 const line = (r: LayerRow) =>
-  `${r.label}: ${r.reads.rps} req/s, p50 ${r.reads.p50} ms, p95 ${r.reads.p95} ms${r.reads.errors ? `, ${r.reads.errors} ERRORS` : ''}; writes ${r.writes.count} (p50 ${r.writes.p50} ms${r.writes.failed ? `, ${r.writes.failed} FAILED` : ''})`;
+  `${r.label}: ${r.reads.rps} req/s (load ${r.load1}), p50 ${r.reads.p50} ms, p95 ${r.reads.p95} ms${r.reads.errors ? `, ${r.reads.errors} ERRORS` : ''}; writes ${r.writes.count} (p50 ${r.writes.p50} ms${r.writes.failed ? `, ${r.writes.failed} FAILED` : ''})`;
 
 /** The table: one row per configuration, reads relative to the first (the default). */
 export function formatCacheLayers(rows: LayerRow[] | string): string {
   if (typeof rows === 'string') return `## Cache layers on a mixed load\n${rows}`;
   const on = rows[0]?.reads.rps ?? NaN;
   const out = [
-    `## Cache layers on a mixed load (PostgreSQL, 2 instances, ${CONNECTIONS}×2 readers over many URLs, 1 write/s, ${DURATION} s each)`,
-    '| configuration | reads/s | vs default | p50 ms | p95 ms | read errors | writes | write p50 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `## Cache layers on a mixed load (PostgreSQL, 2 instances, ${CONNECTIONS}×2 readers over many URLs, 1 write/s, ${DURATION} s each, median of ${ROUNDS} interleaved round(s))`,
+    '| configuration | reads/s | vs default | p50 ms | p95 ms | read errors | writes | write p50 ms | load | reads/s each round |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const r of rows) {
-    out.push(`| ${r.label} | ${r.reads.rps} | ${(r.reads.rps / on).toFixed(2)} | ${r.reads.p50} | ${r.reads.p95} | ${r.reads.errors} | ${r.writes.count}${r.writes.failed ? ` (${r.writes.failed} failed)` : ''} | ${r.writes.p50} |`);
+    out.push(`| ${r.label} | ${r.reads.rps} | ${(r.reads.rps / on).toFixed(2)} | ${r.reads.p50} | ${r.reads.p95} | ${r.reads.errors} | ${r.writes.count}${r.writes.failed ? ` (${r.writes.failed} failed)` : ''} | ${r.writes.p50} | ${r.load1} | ${r.rounds?.join(', ') ?? ''} |`);
   }
   return out.join('\n');
 }
