@@ -13,6 +13,8 @@
  *   BENCH_LAYERS_ROUNDS=2           rounds over all configurations (interleaved, so that a load that
  *                                   drifts on a shared machine weighs on each alike); the median round is shown
  *   BENCH_LAYERS_ROOT=dir           the product to measure (default: this checkout; a snapshot keeps edits out of a run)
+ *   BENCH_LAYERS_BASELINE=dir       another revision's tree (e.g. `git archive` of it, node_modules linked): its
+ *                                   defaults are measured too, in the same rounds
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres  (the bench creates and drops its own database)
  *
  * `npm run bench` (run.ts) runs it too (BENCH_LAYERS=0 leaves it out, and so does a BENCH_SCENARIOS
@@ -41,10 +43,17 @@ const AUTH = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.password}`).toString('
  * origin cache layer left in src/server/cache/ (the response cache and the presented records gave
  * less than 20 % here and were removed); "off" is CAL_CACHE_TTL_S=0, no origin cache at all.
  */
-export const LAYER_CONFIGS: { label: string; env: Record<string, string> }[] = [
+export const LAYER_CONFIGS: LayerConfig[] = [
   { label: 'byte cache on (default)', env: {} },
   { label: 'byte cache off (CAL_CACHE_TTL_S=0)', env: { CAL_CACHE_TTL_S: '0' } },
 ];
+
+interface LayerConfig {
+  label: string;
+  env: Record<string, string>;
+  /** Another product tree than the one measured (BENCH_LAYERS_BASELINE). */
+  root?: string;
+}
 
 export interface LayerRow {
   label: string;
@@ -151,7 +160,9 @@ async function answering(base: string, urls: string[]): Promise<string[]> {
 }
 
 /** Runs every configuration; the rows, or a string saying why it could not run. */
-export async function measureCacheLayers(configs = LAYER_CONFIGS, root = env.BENCH_LAYERS_ROOT || ROOT): Promise<LayerRow[] | string> {
+export async function measureCacheLayers(layers = LAYER_CONFIGS, root = env.BENCH_LAYERS_ROOT || ROOT): Promise<LayerRow[] | string> {
+  const baseline = env.BENCH_LAYERS_BASELINE?.trim();
+  const configs = baseline ? [...layers, { label: `baseline defaults (${baseline})`, env: {}, root: baseline }] : layers;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     const name = `cal_layers_${process.pid}`;
@@ -169,7 +180,7 @@ export async function measureCacheLayers(configs = LAYER_CONFIGS, root = env.BEN
       const start = (i: number) =>
         startChild({
           script: 'src/server/main.ts',
-          root,
+          root: config.root ?? root,
           env: { DATABASE_URL: url.href, CAL_DATA_DIR: undefined, CAL_LOG_LEVEL: 'warn', CAL_ADMIN_LOGIN: ADMIN.login, CAL_ADMIN_PASSWORD: ADMIN.password, CAL_SITE_URL: undefined, ...config.env },
           readyPath: '/healthz',
           label: `instance ${i} (${config.label})`,
