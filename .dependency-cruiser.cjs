@@ -106,7 +106,7 @@ module.exports = {
       severity: 'error',
       comment: 'The CLI reads the server configuration, bumps its cache generation and purges the shared cache; nothing more of the server, facade or pages.',
       from: { path: layer.cli },
-      to: { path: any(layer.facade, layer.web, layer.server), pathNot: '^src/server/(config|cache-generation|purge)\\.ts$' },
+      to: { path: any(layer.facade, layer.web, layer.server), pathNot: '^src/server/(config|cache/freshness|cache/purge)\\.ts$' },
     },
   ],
   options: {

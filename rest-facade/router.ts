@@ -12,7 +12,6 @@ import * as generated from './generated/operations.ts';
 import { createWpRestDispatch, createWpRestMiddleware, type WpDispatch } from './wp/mount.ts';
 import { msg, tableError, wpError } from './wp/errors.ts';
 import type { Caller, RouteDef } from './wp/types.ts';
-import { PresentedRecords, type PresentedValidity } from './presenters/presented.ts';
 
 /**
  * Every endpoint, one object each in its resource's folder (resources/endpoint.ts), in the order the
@@ -53,16 +52,6 @@ interface RestOptions {
   config: RestConfig;
   logger: RouteDeps['logger'];
   now?: () => Date;
-  /** Presented records of anonymous list pages (rest-facade/presenters/presented.ts). */
-  presented?: PresentedRecords | null;
-}
-
-/**
- * The presented records of anonymous list pages (rest-facade/presenters/presented.ts), valid as long
- * as `validity` (the response cache) says; null when `ttlS` is 0. Handed to `createRestDispatch`.
- */
-export function createPresentedRecords(opts: { ttlS: number; maxBytes: number; validity: PresentedValidity }): PresentedRecords | null {
-  return opts.ttlS > 0 ? new PresentedRecords(opts) : null;
 }
 
 /**
@@ -70,7 +59,7 @@ export function createPresentedRecords(opts: { ttlS: number; maxBytes: number; v
  * operation run in-process, its result shaped by the presenters. No calendar logic lives here.
  * `dispatch` answers one request (the pages call it in-process); the middleware serves it over HTTP.
  */
-export function createRestDispatch({ executor, config, logger, now, presented = null }: RestOptions): WpDispatch {
+export function createRestDispatch({ executor, config, logger, now }: RestOptions): WpDispatch {
   const operations = loadOperations(executor);
   const deps: RouteDeps = {
     execute: executor.execute,
@@ -81,7 +70,6 @@ export function createRestDispatch({ executor, config, logger, now, presented = 
     },
     logger,
     currencyCode: config.site.currencyCode,
-    presented,
   };
   return createWpRestDispatch({
     routes: resourceRoutes(deps),

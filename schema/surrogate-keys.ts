@@ -64,7 +64,7 @@ function wrap(field: GraphQLField<unknown, { surrogateKeys?: SurrogateKeys }>, t
   const resolve: Resolve = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, ctx, info) => {
     const result: unknown = resolve(source, args, ctx, info);
-    const keys = ctx?.surrogateKeys?.at(info.path);
+    const keys = ctx?.surrogateKeys;
     if (!keys) return result;
     if (shape === 'list') keys.family(type);
     if (isThenable(result)) void result.then((value) => collect(keys, type, shape, value), () => {});

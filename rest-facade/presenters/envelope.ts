@@ -16,7 +16,6 @@
  * `rest_url` for page 2 and adds `page=n-1` beyond (even past the end).
  */
 import type { JsonObject, RestUrls } from './util.ts';
-import type { RawJson } from '../wp/response.ts';
 import { nsUrl, phpUrlencode, rawQueryValue } from './util.ts';
 
 export type QueryPairs = ReadonlyArray<readonly [string, unknown]>;
@@ -81,7 +80,7 @@ export function postListUrls(input: PostListUrlInput): { rest_url: string; next_
 }
 
 /** Common envelope input. */
-export interface ListEnvelopeInput<T = JsonObject | RawJson> {
+export interface ListEnvelopeInput<T = JsonObject> {
   items: readonly T[];
   /** Matching records over all pages. */
   total: number;

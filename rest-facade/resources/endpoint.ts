@@ -16,7 +16,6 @@ import { canCreatePosts } from '../../src/domain/capabilities.ts';
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import { internalError } from '../wp/errors.ts';
 import type { ArgMap, EndpointDef, HttpMethod, RouteDef, WpRequest, WpResponse } from '../wp/types.ts';
-import type { PresentedRecords } from '../presenters/presented.ts';
 import type { RestErrorFragment } from '../generated/operations.ts';
 import { found, raisedError, type Resource, type RestError } from './errors.ts';
 
@@ -26,8 +25,6 @@ export interface RouteDeps {
   operation(document: TypedDocumentNode<unknown, never>): PreparedOperation;
   logger: { error(obj: unknown, msg?: string): void };
   currencyCode: string;
-  /** Presented records of anonymous list pages (rest-facade/presenters/presented.ts); null: off. */
-  presented: PresentedRecords | null;
 }
 
 /** The ID and slug of an item's routes (`/events/{id}`, `/events/by-slug/{slug}`), and the methods of an update. */
@@ -90,28 +87,25 @@ export type RunResult<D extends OperationDocument> = Exclude<RootValue<ResultOf<
 export type Found<D extends OperationDocument> = NonNullable<Exclude<RunResult<D>, RestError>>;
 
 /** The parts an endpoint is written with: `Endpoint`'s, with the variables and the presenter in place of the handler. */
-interface EndpointParts<D extends OperationDocument, L> extends Omit<Endpoint, 'operation' | 'handler'> {
+interface EndpointParts<D extends OperationDocument> extends Omit<Endpoint, 'operation' | 'handler'> {
   /** Whose errors the operation's are (§8 maps them per resource). */
   resource: Resource;
   operation: D;
   /** The request's parameters → the operation's variables. */
   variables(req: WpRequest): VariablesOf<D>;
-  /** What the presenter gets, when it is not what the operation found (a list taking kept records). */
-  load?(deps: RouteDeps, req: WpRequest, variables: VariablesOf<D>): Promise<L>;
-  present(data: L, req: WpRequest, deps: RouteDeps): WpResponse;
+  present(data: Found<D>, req: WpRequest, deps: RouteDeps): WpResponse;
 }
 
 /** An endpoint: its parts, and the handler that runs them. */
-export function endpoint<D extends OperationDocument>(parts: EndpointParts<D, Found<D>> & { load?: undefined }): Endpoint;
-export function endpoint<D extends OperationDocument, L>(parts: EndpointParts<D, L> & Required<Pick<EndpointParts<D, L>, 'load'>>): Endpoint;
-export function endpoint(parts: EndpointParts<OperationDocument, unknown>): Endpoint {
-  const { resource, operation, variables, load, present } = parts;
+export function endpoint<D extends OperationDocument>(parts: EndpointParts<D>): Endpoint;
+export function endpoint(parts: EndpointParts<OperationDocument>): Endpoint {
+  const { resource, operation, variables, present } = parts;
   return {
     ...parts,
     handler: (deps) => async (req) => {
       const vars = variables(req);
-      const data = load ? await load(deps, req, vars) : found(await run(deps, req, operation, vars), resource, req);
-      return present(data, req, deps);
+      const data = found(await run(deps, req, operation, vars) as object | RestError | null, resource, req);
+      return present(data as Found<OperationDocument>, req, deps);
     },
   };
 }

@@ -3,7 +3,6 @@
  * (`_envelope`, `_jsonp`, `_fields`, `_pretty`) and WordPress-style JSON encoding, written to a
  * ResponseWriter (the answer `dispatch` returns).
  */
-import { randomUUID } from 'node:crypto';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { WpError, msg } from './errors.ts';
 import type { Caller, TFunction, WpHttpResponse, WpResponse, WpUrls } from './types.ts';
@@ -11,7 +10,7 @@ import type { Caller, TFunction, WpHttpResponse, WpResponse, WpUrls } from './ty
 /** The answer being written. Headers keep the order they were first set in; setting a name again replaces its value there (as Node's response does). */
 export class ResponseWriter {
   status = 200;
-  /** Text, or bytes (a body spliced from RawJson values: ASCII). */
+  /** Text, or bytes (ASCII: non-ASCII text escaped, `encodeJsonBody`). */
   body: string | Buffer = '';
   /** Set when the body is known to be ASCII (see WpHttpResponse.ascii). */
   ascii = false;
@@ -47,94 +46,32 @@ export function wpResponse(body: unknown, status = 200, headers?: Record<string,
 }
 
 /**
- * JSON text `encodeJson` wrote before (a record kept by rest-facade/presenters/presented.ts), placed
- * in a body as the value it encodes: the body is written with it as it is, not encoded again. Kept as
- * bytes (the text is ASCII: a byte per character), so that a body of many is copied together once.
- * Anything else that serializes it (`JSON.stringify`, `_fields`, `_pretty`) sees the parsed value.
- */
-export class RawJson {
-  readonly bytes: Buffer;
-
-  constructor(json: string) {
-    this.bytes = Buffer.from(json, 'latin1');
-  }
-
-  get json(): string {
-    return this.bytes.toString('latin1');
-  }
-
-  toJSON(): unknown {
-    if (!spliced) return JSON.parse(this.json);
-    spliced.push(this.bytes);
-    return `${RAW_MARK}${spliced.length - 1}`;
-  }
-}
-
-/** The RawJson values met by the `JSON.stringify` of `encodeJsonBody` running now (it is synchronous). */
-let spliced: Buffer[] | null = null;
-/** Stands for a RawJson in the skeleton `JSON.stringify` writes; the nonce, drawn at start, keeps any string of a body from posing as one. */
-const RAW_NONCE = randomUUID();
-const RAW_MARK = `\u0001raw-${RAW_NONCE}:`;
-const RAW_SLOT = new RegExp(`"\\\\u0001raw-${RAW_NONCE}:(\\d+)"`, 'g');
-
-/** The value with every RawJson parsed (for `_fields`, which masks plain objects). */
-function materialize(value: unknown): unknown {
-  if (value instanceof RawJson) return JSON.parse(value.json);
-  if (Array.isArray(value)) return value.map(materialize);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, materialize(v)]));
-  return value;
-}
-
-/**
  * WordPress `wp_json_encode()` look-alike: `/` escaped as `\/`, non-ASCII as `\uXXXX`
  * (both only ever occur inside strings), so the result is ASCII. `pretty` = PHP JSON_PRETTY_PRINT (4 spaces).
- * RawJson values are written as they are (pretty printing parses them, to indent them).
  */
 export function encodeJson(data: unknown, pretty = false): string {
   const body = encodeJsonBody(data, pretty);
   return typeof body === 'string' ? body : body.toString('latin1');
 }
 
-/**
- * `encodeJson`'s text, as bytes when the value holds RawJson values: the skeleton's pieces and the
- * kept bytes are copied into one buffer, and no string of the whole body is built.
- */
+/** `encodeJson`'s text, as bytes when it had non-ASCII text to escape (written in one pass). */
 export function encodeJsonBody(data: unknown, pretty = false): string | Buffer {
   const value = data === undefined ? null : data;
   const indent = pretty ? 4 : undefined;
   let s: string;
-  const raws: Buffer[] = [];
-  if (!pretty) spliced = raws;
   try {
     // No replacer on the common path: a replacer function takes JSON.stringify off its fast path.
     s = JSON.stringify(value, null, indent) ?? 'null';
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    raws.length = 0;
     s = JSON.stringify(value, bigintReplacer, indent) ?? 'null'; // BigInt values
-  } finally {
-    spliced = null;
   }
   NON_ASCII_RUN.lastIndex = 0;
   const firstRun = NON_ASCII_RUN.exec(s);
-  if (firstRun) {
-    // Written as bytes: a megabyte of non-ASCII text is six of escapes, and building them as
-    // strings held the event loop for 100 ms and more (allocation and garbage collection).
-    const bytes = escapeFewToBytes(s, firstRun) ?? escapeToBytes(s);
-    if (!raws.length) return bytes;
-    s = bytes.toString('latin1');
-  } else {
-    s = s.replaceAll('/', '\\/');
-    if (!raws.length) return s;
-  }
-  const parts: Buffer[] = [];
-  let last = 0;
-  for (const m of s.matchAll(RAW_SLOT)) {
-    parts.push(Buffer.from(s.slice(last, m.index), 'latin1'), raws[Number(m[1])]!);
-    last = m.index + m[0].length;
-  }
-  parts.push(Buffer.from(s.slice(last), 'latin1'));
-  return Buffer.concat(parts);
+  // Written as bytes: a megabyte of non-ASCII text is six of escapes, and building them as
+  // strings held the event loop for 100 ms and more (allocation and garbage collection).
+  if (firstRun) return escapeFewToBytes(s, firstRun) ?? escapeToBytes(s);
+  return s.replaceAll('/', '\\/');
 }
 
 const NON_ASCII_RUN = /[\u007f-\uffff]+/g;
@@ -375,7 +312,7 @@ export function sendWp(out: ResponseWriter, result: WpResponse | WpError, o: Sen
     status = result.status ?? 200;
     data = result.body;
     for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
-    if (status < 400 && o.fields !== undefined) data = filterFields(materialize(data), o.fields);
+    if (status < 400 && o.fields !== undefined) data = filterFields(data, o.fields);
   }
   if (o.allow) headers.Allow = o.allow.join(', ');
   const callback = jsonp ? (q._jsonp as string) : null;

@@ -211,7 +211,7 @@ export interface WpHttpRequest {
 export interface WpHttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Text, or its bytes (a JSON body spliced from kept records, `encodeJsonBody`). */
+  /** Text, or its bytes (a JSON body with non-ASCII text escaped, `encodeJsonBody`). */
   body: string | Buffer;
   /** The body holds only ASCII characters (every JSON body `encodeJson` writes): its bytes are its characters. */
   ascii?: boolean;

@@ -9,9 +9,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { createContext, type Context, type Viewer } from '../services/context.ts';
-import { openCacheGeneration } from '../server/cache-generation.ts';
+import { openSharedGeneration } from '../server/cache/freshness.ts';
 import { createLocalChangeBus } from '../services/changes.ts';
-import { createPurger } from '../server/purge.ts';
+import { createPurger } from '../server/cache/purge.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -377,7 +377,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
  * The embedded database has no other process to tell.
  */
 async function invalidateServerCaches(databaseUrl: string | undefined): Promise<void> {
-  const generation = openCacheGeneration(databaseUrl, { warn: () => {} });
+  const generation = openSharedGeneration(databaseUrl, { warn: () => {} });
   if (!generation) return;
   await generation.bump().catch(() => {}); // e.g. a database not migrated yet: no server runs on it
   await generation.close().catch(() => {});

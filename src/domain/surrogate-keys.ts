@@ -79,11 +79,6 @@ export class SurrogateKeys {
     this.parent?.family(type);
   }
 
-  /** The collector for what a field at `path` loads: this one (EdgeKeys picks the edge's). */
-  at(_path: ResponsePath | undefined): SurrogateKeys {
-    return this;
-  }
-
   /** Adds everything another collector holds (a cached result's keys, replayed on a hit). */
   addAll(other: SurrogateKeys): void {
     for (const [type, ids] of other.records) for (const id of ids) this.record(type, id);
@@ -109,34 +104,5 @@ export class SurrogateKeys {
       text = value();
     }
     return text;
-  }
-}
-
-/** A field's place in a result, as graphql-js gives it (`info.path`). */
-interface ResponsePath {
-  readonly prev: ResponsePath | undefined;
-  readonly key: string | number;
-}
-
-/**
- * The keys of one operation that lists a connection, also kept per edge: what the fields under
- * `edges[i]` (of the outermost connection) load is recorded in edge i's collector too, so each
- * listed record's keys can be kept with it (the REST facade's presented records).
- */
-export class EdgeKeys extends SurrogateKeys {
-  private readonly edges = new Map<number, SurrogateKeys>();
-
-  override at(path: ResponsePath | undefined): SurrogateKeys {
-    let index: number | null = null;
-    for (let p = path; p; p = p.prev) if (typeof p.key === 'number' && p.prev?.key === 'edges') index = p.key;
-    if (index === null) return this;
-    let keys = this.edges.get(index);
-    if (!keys) this.edges.set(index, (keys = this.child()));
-    return keys;
-  }
-
-  /** The keys the fields of edge `index` recorded. */
-  edge(index: number): SurrogateKeys | undefined {
-    return this.edges.get(index);
   }
 }

@@ -106,12 +106,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
     .default('cal_events_changes'),
   CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
-  CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(5),
+  // Caching: five independent variables (docs/caching.md).
+  CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
-  CAL_BYTE_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
-  CAL_BYTE_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
-  CAL_PRESENTED_TTL_S: nonNegativeInt.max(86_400).default(600),
-  CAL_PRESENTED_MAX_MB: positiveInt.max(65_536).default(16),
   CAL_HTTP_MAX_AGE_S: nonNegativeInt.max(31_536_000).default(0),
   CAL_HTTP_S_MAXAGE_S: nonNegativeInt.max(31_536_000).optional(),
   CAL_PURGE_URL: z
@@ -164,22 +161,18 @@ export interface Config {
   redis: { url: string; prefix: string } | undefined;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
-  /** Response cache of read operations (src/server/response-cache.ts); ttlS 0: off. */
+  /** The origin cache of anonymous reads (src/server/cache/byte-cache.ts); ttlS 0: no origin cache at all. */
   cache: { ttlS: number; maxBytes: number };
-  /** HTTP byte cache of anonymous reads (src/server/middleware/byte-cache.ts); ttlS 0 (or a response cache turned off): off. */
-  byteCache: { ttlS: number; maxBytes: number };
-  /** Presented records of anonymous REST list pages (rest-facade/presenters/presented.ts); ttlS 0: off. */
-  presented: { ttlS: number; maxBytes: number };
-  /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/middleware/http-cache.ts). */
+  /** `Cache-Control: public, max-age=…` of anonymous GET reads (src/server/cache/policy.ts). */
   httpMaxAgeS: number;
   /**
-   * `s-maxage` of anonymous GET reads that carry surrogate keys (src/server/middleware/surrogate-keys.ts):
+   * `s-maxage` of anonymous GET reads that carry surrogate keys (src/server/cache/policy.ts):
    * CAL_HTTP_S_MAXAGE_S, by default 3600 when CAL_PURGE_URL is set (purges are exact; the hour bounds
    * how long a default "upcoming" list may still show an event that has since ended) and 0
    * (not sent) without it.
    */
   httpSharedMaxAgeS: number;
-  /** Reverse proxies (shared caches in front) that committed changes purge by surrogate key (src/server/purge.ts); empty: none. */
+  /** Reverse proxies (shared caches in front) that committed changes purge by surrogate key (src/server/cache/purge.ts); empty: none. */
   purgeUrls: string[];
   /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
   trustedDocuments: TrustedDocuments | null;
@@ -279,8 +272,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: e.CAL_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: e.CAL_REQUEST_TIMEOUT_MS,
     cache: { ttlS: e.CAL_CACHE_TTL_S, maxBytes: e.CAL_CACHE_MAX_MB * 1024 * 1024 },
-    byteCache: { ttlS: e.CAL_CACHE_TTL_S > 0 ? e.CAL_BYTE_CACHE_TTL_S : 0, maxBytes: e.CAL_BYTE_CACHE_MAX_MB * 1024 * 1024 },
-    presented: { ttlS: e.CAL_PRESENTED_TTL_S, maxBytes: e.CAL_PRESENTED_MAX_MB * 1024 * 1024 },
     httpMaxAgeS: e.CAL_HTTP_MAX_AGE_S,
     httpSharedMaxAgeS: e.CAL_HTTP_S_MAXAGE_S ?? (e.CAL_PURGE_URL?.length ? 3_600 : 0),
     purgeUrls: e.CAL_PURGE_URL ?? [],

@@ -28,7 +28,7 @@ const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && 
 /**
  * GraphQL over WebSocket (`graphql-transport-ws`, the `graphql-ws` library) on `/graphql`, next to
  * HTTP and SSE on the same path. Every operation runs through Yoga's envelop chain
- * (`yoga.getEnveloped`: the same limits, masking, response cache and context as HTTP); subscriptions
+ * (`yoga.getEnveloped`: the same limits, masking and context as HTTP); subscriptions
  * listen on the same change bus as SSE, judged with the connection's caller.
  *
  * Authentication is HTTP Basic, once per connection: `connectionParams.authorization`

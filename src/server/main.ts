@@ -9,7 +9,7 @@ import { configureLoginThrottle } from '../services/throttle.ts';
 import { startHorizonTimer } from '../services/recurrence.ts';
 import { openChangeBus } from '../services/changes.ts';
 import { createContext } from '../services/context.ts';
-import { openCacheGeneration } from './cache-generation.ts';
+import { openSharedGeneration } from './cache/freshness.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -57,10 +57,9 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
   },
 );
 logger.info({ transport: changes.transport }, 'change bus ready');
-// Several processes on one PostgreSQL: reads are exact across them (src/server/cache-generation.ts).
-// Needed by any cache that keeps read results: the response cache, or the presented records alone.
-const generation = config.cache.ttlS > 0 || config.presented.ttlS > 0 ? openCacheGeneration(config.databaseUrl, logger) : null;
-const { app, cache, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
+// Several processes on one PostgreSQL: cached reads are exact across them (src/server/cache/freshness.ts).
+const generation = config.cache.ttlS > 0 ? openSharedGeneration(config.databaseUrl, logger) : null;
+const { app, freshness, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward. The first
 // check waits a second after the server listens: compiling its queries (Prisma's query compiler,
 // WebAssembly) was about a tenth of the CPU of a start, and a check made hourly loses nothing by
@@ -72,7 +71,7 @@ const startHorizonChecks = () => {
       () => createContext({ prisma: db.prisma, settings: config.site, changes: bus }),
       (err) => logger.error({ err }, 'recurrence horizon check failed'),
       undefined,
-      () => cache.written(),
+      () => freshness?.written() ?? Promise.resolve(),
     );
   }, 1000);
   delay.unref();

@@ -8,7 +8,7 @@ import { renderGraphiQL } from './graphiql.ts';
 import { graphiqlExamples } from './graphiql-examples.ts';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { persistedOperationPlugins, type TrustedDocuments } from './persisted-operations.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { Freshness } from './cache/freshness.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -43,12 +43,11 @@ const nulInText = (e: unknown) => causedBy(e, (m) => /invalid byte sequence for 
 
 export function createGraphQLServer(
   schema: GraphQLSchema,
-  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; cache?: ResponseCache; trustedDocuments?: TrustedDocuments | null },
+  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; freshness?: Freshness | null; trustedDocuments?: TrustedDocuments | null },
 ) {
   return createYoga<ServerContext, Context>({
     schema,
     // Limits of a public endpoint and CSRF protection (src/server/graphql-limits.ts).
-    // The response cache comes last: limits and CSRF checks run before a cached answer is given.
     // Persisted operations first: they turn a hash into the document the other plugins check.
     plugins: [
       ...persistedOperationPlugins(opts.trustedDocuments ?? null),
@@ -56,7 +55,8 @@ export function createGraphQLServer(
       useDeferStream(),
       ...graphqlLimitPlugins(opts.limits),
       ...csrfPlugins(),
-      ...(opts.cache?.enabled ? [opts.cache.plugin()] : []),
+      // A mutation answers once the byte cache's freshness has moved on (src/server/cache/freshness.ts).
+      ...(opts.freshness ? [opts.freshness.plugin()] : []),
     ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',

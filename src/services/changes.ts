@@ -7,7 +7,7 @@ import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
  * The change bus, in one place: every committed write to the calendar publishes what it changed,
- * whichever API made it, so that live subscriptions (GraphQL `…Changed`), the response cache and
+ * whichever API made it, so that live subscriptions (GraphQL `…Changed`), the byte cache and
  * the shared HTTP cache in front (purges) follow the data. Writes publish after their statements
  * have committed (services run no transaction around a whole write), one change per record
  * touched, linked records included (a term whose event count moved, an event that lost its venue).
@@ -20,10 +20,10 @@ import { redisOptions, reportOutages } from './redis-client.ts';
  *
  * Two kinds of hooks:
  * - `onPublish`: this process's own committed changes, synchronously as they are published (before
- *   the write answers): the response cache empties itself, the purger asks the reverse proxy to drop
+ *   the write answers): the byte cache moves its freshness on, the purger asks the reverse proxy to drop
  *   the affected keys — once, from the process that committed, not once per process.
  * - `onChange`: every change of every process, as the transport delivers it (subscriptions through
- *   `changeStream`, the response cache of the other processes).
+ *   `changeStream`, the byte cache of the other processes).
  */
 /** USER: an account or its application passwords (no subscription field; caches follow it). */
 export type ChangeKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'EVENT_CATEGORY' | 'EVENT_TAG' | 'USER';
@@ -164,9 +164,9 @@ const PUBLISH_TIMEOUT_MS = 5_000;
 async function redisBus(url: string, channel: string, logger: BusLogger): Promise<ChangeBus> {
   // Commands fail at once while Redis is away (redis-client.ts): a publish never waits, and a
   // change published then is dropped (counted, reported when the connection is back) instead of
-  // piling up. Responses stay correct meanwhile: a process clears its own response cache on its
-  // own writes, and on PostgreSQL every cached read checks the shared generation
-  // (src/server/cache-generation.ts), which does not depend on the bus.
+  // piling up. Responses stay correct meanwhile: a process clears its own byte cache on its own
+  // writes, and on PostgreSQL every cached read checks the shared generation
+  // (src/server/cache/freshness.ts), which does not depend on the bus.
   const options = redisOptions({ lazyConnect: true, connectTimeout: 5_000 });
   // Loaded only with REDIS_URL set: ioredis costs a process ~20 MB and start time.
   const { Redis } = await import('ioredis');

@@ -56,6 +56,8 @@ export interface AppState {
   requestId: string;
   cal: Context;
   authError?: AuthFailure;
+  /** Set by the cache policy (src/server/cache/policy.ts): the answer may be kept by the byte cache. */
+  shareable?: boolean;
 }
 
 export function createContext(input: {

@@ -31,7 +31,7 @@ import {
 import { isoStart } from './format.ts';
 import type { PageStrings } from './i18n.ts';
 import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
-import { cacheHeaders, guarded, type PageRouter, type Site } from './site.ts';
+import { guarded, type PageRouter, type Site } from './site.ts';
 import { addToCalendarLinks } from './subscribe.ts';
 import { eventItems } from './views/common.ts';
 import { parseSitemapName, robotsTxt, SITEMAP_KINDS, SITEMAP_PAGE_SIZE, sitemapIndexXml, sitemapPages, sitemapPath, sitemapXml, type SitemapEntry, type SitemapKind } from './sitemap.ts';
@@ -420,7 +420,6 @@ export function createRecordPages(site: Site, feeds: Feeds) {
   function sendXml(ctx: Context, body: string) {
     ctx.type = 'application/xml; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
-    cacheHeaders(ctx, config.httpMaxAgeS);
     ctx.body = body;
   }
 
@@ -465,8 +464,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     router.get('/robots.txt', (ctx) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.set('X-Content-Type-Options', 'nosniff');
-      cacheHeaders(ctx, config.httpMaxAgeS);
-      ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
+        ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
     });
   }
 

@@ -29,8 +29,6 @@ export interface WebConfig {
   site: Pick<SiteSettings, 'timezone' | 'timezoneMode' | 'postsPerPage' | 'maxPerPage' | 'currencyCode'>;
   siteUrl: string | undefined;
   trustProxy: boolean;
-  /** CAL_HTTP_MAX_AGE_S: browser lifetime of anonymous pages. */
-  httpMaxAgeS: number;
   branding: WebBranding;
 }
 
@@ -59,21 +57,6 @@ export function securityHeaders(ctx: Context, csp = PAGE_CSP) {
   ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Content-Security-Policy', csp);
-}
-
-/**
- * The cache policy of a public answer (pages, sitemap, robots.txt), as the API's GET reads have it
- * (src/server/http-cache.ts): anonymous answers are `public, max-age=<CAL_HTTP_MAX_AGE_S>` (with
- * `Vary: Authorization` when positive, so a shared cache never hands them to a signed-in visitor),
- * signed-in ones `private, no-cache`. Pages set no cookie and vary with nothing else but the path.
- */
-export function cacheHeaders(ctx: Context, maxAgeS: number) {
-  if ((ctx.state as AppState).cal?.viewer) {
-    ctx.set('Cache-Control', 'private, no-cache');
-    return;
-  }
-  ctx.set('Cache-Control', `public, max-age=${maxAgeS}`);
-  if (maxAgeS > 0) ctx.vary('Authorization');
 }
 
 /** What a page hands the layout besides its own template data. */
@@ -165,7 +148,6 @@ export function createSite({ config, executor, now }: { config: WebConfig; execu
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     securityHeaders(ctx, csp);
-    if (status === 200) cacheHeaders(ctx, config.httpMaxAgeS);
     discovery(ctx, u, head.apiRoot);
     ctx.body = templates.render('layout', {
       urls: u,

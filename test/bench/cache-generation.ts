@@ -1,6 +1,6 @@
 /**
- * `npm run bench:cache`: what the cross-process freshness check of the response
- * cache costs per read (src/server/cache-generation.ts), on PostgreSQL. Prints
+ * `npm run bench:cache`: what the cross-process freshness check of the byte cache costs per read
+ * (src/server/cache/freshness.ts), on PostgreSQL. Prints
  *   - `current()` alone: latency of one sequential read, and reads/s, SQL queries per read and client
  *     CPU per read with 10 concurrent readers (coalesced);
  *   - cached anonymous `GET /events?per_page=50` and a small GraphQL query on the real app (in this
@@ -15,7 +15,7 @@ import pino from 'pino';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { coalesce, openCacheGeneration } from '../../src/server/cache-generation.ts';
+import { coalesce, openSharedGeneration } from '../../src/server/cache/freshness.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { seedDatabase } from './seed.ts';
 
@@ -31,7 +31,7 @@ await admin(`CREATE DATABASE "${name}"`);
 const url = new URL(adminUrl);
 url.pathname = `/${name}`;
 const logger = pino({ level: 'silent' });
-const QUERY = JSON.stringify({ query: '{ events(perPage: 10) { nodes { title } } }' });
+const QUERY = '{ events(perPage: 10) { nodes { title } } }';
 
 /** `fn` run by `concurrency` loops for `seconds`: calls per second and client CPU µs per call. */
 async function hammer(fn: () => Promise<unknown>, concurrency: number) {
@@ -59,7 +59,7 @@ async function sequentialMs(fn: () => Promise<unknown>, n: number) {
 const db = await openDatabase(url.href);
 try {
   await applyMigrations(db);
-  const generation = openCacheGeneration(url.href, logger)!;
+  const generation = openSharedGeneration(url.href, logger)!;
   await generation.bump();
   console.log(`current(): sequential ${(await sequentialMs(() => generation.current(), 2000) * 1000).toFixed(0)} µs per read`);
   // The same query, counted, to show how many statements concurrent reads share.
@@ -76,13 +76,14 @@ try {
   await seedDatabase(db, { events: 100, progress: false });
   const config = loadConfig({ CAL_LOG_LEVEL: 'silent', CAL_CACHE_TTL_S: '3600' });
   for (const [label, shared] of [['without the shared generation', null], ['with the shared generation   ', generation]] as const) {
-    const { app, cache } = buildApp({ config, db, logger, generation: shared });
+    const { app, bytes } = buildApp({ config, db, logger, generation: shared });
+    const cache = bytes!;
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const requests: [string, () => Promise<Response>][] = [
       ['GET /events?per_page=50', () => fetch(`${base}/wp-json/cal/events/v1/events?per_page=50`)],
-      ['GraphQL { events(perPage: 10) { nodes { title } } }', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: QUERY })],
+      ['GraphQL { events(perPage: 10) { nodes { title } } }', () => fetch(`${base}/graphql?query=${encodeURIComponent(QUERY)}`)],
     ];
     for (const [what, request] of requests) {
       const get = async () => {

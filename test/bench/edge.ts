@@ -10,7 +10,7 @@
  *   BENCH_DURATION=10           seconds per measured run; BENCH_CONNECTIONS=10
  *   BENCH_EDGE_WRITES=30        writes of the write-to-visible measurement
  *   BENCH_EDGE_IDS=20           events the single-event reads (and the writer of the mixed run) cycle over
- *   BENCH_CACHE_TTL_S=5         CAL_CACHE_TTL_S of the server (its own response cache, behind Varnish)
+ *   BENCH_CACHE_TTL_S=5         CAL_CACHE_TTL_S of the server (its own byte cache, behind Varnish)
  * Needs /usr/sbin/varnishd and varnish-modules (apt-get install varnish varnish-modules).
  *
  * `npm run bench` (run.ts) runs it too, after its own measures (`measureEdge`), so that one run

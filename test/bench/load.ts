@@ -10,6 +10,8 @@ export interface LoadSpec {
   body?: string | (() => string);
   connections: number;
   durationSec: number;
+  /** Return every latency (`samples`), to merge several runs' percentiles. */
+  keepSamples?: boolean;
 }
 
 export interface LoadResult {
@@ -26,6 +28,8 @@ export interface LoadResult {
   non2xx: number;
   statusCodes: Record<string, number>;
   bytesPerReq: number;
+  /** Every latency in ms, sorted (with `keepSamples`). */
+  samples?: Float64Array;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -81,6 +85,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
           non2xx: r.non2xx,
           statusCodes,
           bytesPerReq: total ? Math.round(r.throughput.total / total) : 0,
+          ...(spec.keepSamples ? { samples: sorted } : {}),
         });
       },
     );

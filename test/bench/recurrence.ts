@@ -10,7 +10,7 @@
  * autovacuum gives a live database), so the two lists read the same number of rows in the same
  * window and page; only "series or not" differs.
  *
- * Each scenario runs against the real Koa app (response cache off), anonymous, one request at a time
+ * Each scenario runs against the real Koa app (caches off), anonymous, one request at a time
  * alternating between the two states (same load on both):
  * REST `GET /events?per_page=50&page=1..3` (the default window: upcoming), REST one month
  * (`start_date`/`end_date`), GraphQL `events(perPage: 50)` with its total. Prints mean and p50 per

@@ -21,7 +21,7 @@
  *   BENCH_CACHE_TTL_S=0           CAL_CACHE_TTL_S of the server (default 0: every figure uncached)
  *   BENCH_PROFILE=1               also profile the server (--cpu-prof) on GET /events?per_page=50
  *                                 (first size, PostgreSQL if selected); BENCH_PROFILE_OUT=file keeps the .cpuprofile
- *   BENCH_UNCACHED=1              also run the read scenarios on a server with the response cache off
+ *   BENCH_UNCACHED=1              also run the read scenarios on a server with its caches off
  *                                 (CAL_CACHE_TTL_S=0): "(uncached)" rows next to the default, cached ones (default on),
  *                                 and the server CPU of one uncached 50-event page, REST and GraphQL (uncached-page.ts)
  *   BENCH_EXPLAIN=1               EXPLAIN ANALYZE the SQL of GET /events?per_page=50 (default on)
@@ -37,6 +37,11 @@
  * GET /events?per_page=50 from stored bytes, identity and brotli, next to the static floor sending the
  * very same bytes (target: ≥ 0.5 of it), and prints the identity / gzip / brotli sizes of that body
  * (BENCH_BYTECACHE=0 leaves it out).
+ *
+ * Then the cache layers (test/bench/cache-layers.ts, as `npm run bench:layers`): a mixed load on two
+ * instances on PostgreSQL (readers over many filters, pages and languages, one write per second)
+ * with each origin cache layer on and off (BENCH_LAYERS=0 leaves it out, and so does a
+ * BENCH_SCENARIOS without `layers`).
  *
  * Last, the edge (test/bench/edge.ts, as `npm run bench:edge`): the calendar behind Varnish with xkey
  * purges, its hit ratio and throughput next to the origin's, and write-to-visible latency at the edge
@@ -62,6 +67,7 @@ import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profi
 import { seedUrl, type SeedInfo } from './seed.ts';
 import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
 import { measureEdge, type EdgeResult } from './edge.ts';
+import { formatCacheLayers, measureCacheLayers, type LayerRow } from './cache-layers.ts';
 import { formatLongText, measureLongText, type LongTextRow } from './long-text.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
@@ -86,6 +92,7 @@ const EXPLAIN = !/^(0|false|no)$/i.test(env.BENCH_EXPLAIN ?? '1');
 const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
 const BYTECACHE = !/^(0|false|no)$/i.test(env.BENCH_BYTECACHE ?? '1');
 const EDGE = !/^(0|false|no)$/i.test(env.BENCH_EDGE ?? '1');
+const LAYERS = !/^(0|false|no)$/i.test(env.BENCH_LAYERS ?? '1');
 /** Name prefix of PostgreSQL databases kept (and reused) between runs, one per size: `<prefix>_<size>`. */
 const KEEP_DB = env.BENCH_KEEP_DB?.trim() || null;
 if (KEEP_DB && !/^[a-z_][a-z0-9_]*$/.test(KEEP_DB)) throw new Error(`BENCH_KEEP_DB: not a plain database name: ${KEEP_DB}`);
@@ -302,6 +309,7 @@ interface RunResult {
 const results: RunResult[] = [];
 /** The edge bench (edge.ts), run last; a string when Varnish is missing here. */
 let edge: EdgeResult | string | null = null;
+let layers: LayerRow[] | string | null = null;
 const mb = (b: number) => +(b / 1048576).toFixed(1);
 
 /* ---------------------------------------------------------------------------------------- cleanup */
@@ -534,10 +542,8 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
     CAL_ADMIN_PASSWORD: ADMIN.password,
     CAL_TIMEZONE: SITE_TZ,
     CAL_SITE_URL: undefined,
-    // Uncached figures unless asked otherwise: the response cache would answer repeated reads.
+    // Uncached figures unless asked otherwise: the byte cache would answer repeated reads.
     CAL_CACHE_TTL_S: env.BENCH_CACHE_TTL_S ?? '0',
-    // Presented records too (rest-facade/presenters/presented.ts): every read from scratch unless asked.
-    CAL_PRESENTED_TTL_S: env.BENCH_PRESENTED_TTL_S ?? '0',
   };
   const server = await startChild({ script: serverScript(), root: productRoot, env: childEnv, sqlPreload: true, readyPath: '/healthz', label: 'server' });
   const rss = rssSampler(server.pid);
@@ -624,13 +630,13 @@ async function benchOne(size: number, backend: Backend, profileHere: boolean) {
       }
     : undefined;
   if (UNCACHED && (!ONLY || selected.length)) {
-    // One page with the presented records the default keeps (only the response cache off).
-    const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: env.BENCH_PRESENTED_TTL_S }, sqlPreload: true, label: 'server, response cache off' });
+    // One uncached page (every origin cache off), measured alone first.
+    const plain = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'server, caches off' });
     result.uncachedPage = await measureUncachedPage(plain.baseUrl, plain.pid, { root: productRoot, dbCpuMs: dbTotal });
     await plain.stop();
-    // Every cache off (CAL_CACHE_TTL_S=0 CAL_PRESENTED_TTL_S=0): every event presented from scratch.
-    const scratch = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0', CAL_PRESENTED_TTL_S: '0' }, sqlPreload: true, label: 'server, every cache off' });
-    if (childEnv.CAL_CACHE_TTL_S !== '0' || childEnv.CAL_PRESENTED_TTL_S !== '0') {
+    // Every cache off (CAL_CACHE_TTL_S=0): every event presented from scratch, next to the minimal handler.
+    const scratch = await startChild({ script: serverScript(), root: productRoot, env: { ...childEnv, CAL_CACHE_TTL_S: '0' }, sqlPreload: true, label: 'server, every cache off' });
+    if (childEnv.CAL_CACHE_TTL_S !== '0') {
       // The rows above had caches on: the same reads from scratch, side by side.
       const prss = rssSampler(scratch.pid);
       for (const sc of selected.filter((x) => x.key !== 'create')) {
@@ -1070,7 +1076,7 @@ function targets(): Target[] {
       out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50, REST ÷ GraphQL CPU`, target: '≤ 1.3', measured: `${u.ratio} (${u.restMs} / ${u.graphqlMs} ms)`, ok: u.ratio <= 1.3 });
       const z = u.scratch;
       if (z) {
-        out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50 from scratch (no presented records), server CPU`, target: '(no target)', measured: `${z.restMs} ms`, ok: null });
+        out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50 from scratch (alternating with the minimal handler), server CPU`, target: '(no target)', measured: `${z.restMs} ms`, ok: null });
         out.push({ what: `${r.size / 1000}k ${r.backend} uncached per_page=50 from scratch, REST ÷ GraphQL CPU`, target: '≤ 1.3', measured: `${z.ratio} (${z.restMs} / ${z.graphqlMs} ms)`, ok: z.ratio <= 1.3 });
       }
     }
@@ -1214,8 +1220,13 @@ async function main() {
     console.error('edge: the calendar behind Varnish (edge.ts)');
     edge = await measureEdge().catch((e: unknown) => `failed: ${(e as Error).message}`);
   }
+  if (LAYERS && (!ONLY || ONLY.has('layers'))) {
+    console.error('cache layers: a mixed load with each origin cache layer on and off (cache-layers.ts)');
+    layers = await measureCacheLayers(undefined, productRoot);
+  }
   const revisionAtEnd = revision();
   let text = report();
+  if (layers !== null) text += `\n\n${formatCacheLayers(layers)}`;
   text += `\n\nproduct revision: ${revisionAtStart}`;
   if (revisionAtEnd !== revisionAtStart) text += `\nWARNING: the product changed during the run (now ${revisionAtEnd}): servers started later ran newer code`;
   console.log(text);
@@ -1234,6 +1245,7 @@ async function main() {
         results: results.map((r) => ({ ...r, ratios: ratios(r) })),
         targets: targets(),
         edge,
+        layers,
         elapsedSec: Math.round((Date.now() - started) / 1000),
       },
       null,

@@ -1,15 +1,13 @@
 /**
  * Server CPU of one uncached 50-event page: `GET /events?per_page=50&page=N` on the REST facade and
- * the same operation (EventsArchive, perPage 50, page N) over GraphQL, on a server with the response
- * cache off (CAL_CACHE_TTL_S=0), the page number N going round the first `pages` pages. Requests are
+ * the same operation (EventsArchive, perPage 50, page N) over GraphQL, on a server with its caches
+ * off (CAL_CACHE_TTL_S=0), the page number N going round the first `pages` pages. Requests are
  * sent one at a time, in batches alternating REST and GraphQL; a batch's figure is the server
  * process's CPU time (user + system, /proc) over its requests, and the medians of the batches are
  * reported, so a busy machine inflates the figures less than wall times (the load generator's own
  * CPU is not counted).
  *
- * On a server with presented records (rest-facade/presenters/presented.ts, the default) the REST
- * figure is a page whose events an earlier page presented (the warm-up presents them all); run.ts
- * also measures a server with them off (CAL_PRESENTED_TTL_S=0): every event presented from scratch.
+ * run.ts measures it twice: alone, and (`scratch`) in alternation with the minimal handler.
  *
  * Used by `npm run bench` (run.ts) on its seeded servers; standalone against a running server:
  *   tsx test/bench/uncached-page.ts <baseUrl> <server pid> [batches] [requests per batch]
@@ -68,7 +66,7 @@ export interface UncachedPage {
   graphqlDbMs?: number;
   batches: number;
   perBatch: number;
-  /** The same measure on a server with presented records off: every event presented from scratch. */
+  /** The same measure again, in alternation with the minimal handler (run.ts). */
   scratch?: UncachedPage;
 }
 
@@ -149,8 +147,8 @@ export async function measureUncachedPage(
 
 export const formatUncachedPage = (u: UncachedPage) =>
   `uncached 50-event page, server CPU (pages 1-${u.pages} in turn, median of ${u.batches} batches of ${u.perBatch} sequential requests): ` +
-  `REST ${u.restMs} ms${u.scratch ? ' with its events presented before' : ''}, GraphQL ${u.graphqlMs} ms, REST ÷ GraphQL ${u.ratio} (${u.restKB} KB)` +
-  (u.scratch ? `; every event presented from scratch (CAL_PRESENTED_TTL_S=0): REST ${u.scratch.restMs} ms, GraphQL ${u.scratch.graphqlMs} ms, REST ÷ GraphQL ${u.scratch.ratio}` : '');
+  `REST ${u.restMs} ms, GraphQL ${u.graphqlMs} ms, REST ÷ GraphQL ${u.ratio} (${u.restKB} KB)` +
+  (u.scratch ? `; again, alternating with the minimal handler: REST ${u.scratch.restMs} ms, GraphQL ${u.scratch.graphqlMs} ms, REST ÷ GraphQL ${u.scratch.ratio}` : '');
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [baseUrl, pid, batches, perBatch] = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { ADMIN_LOGIN, SAMPLE_CLOCK, SAMPLE_TIMEZONE, startTestServer, type TestServer } from '../helpers/server.ts';
 
-// The response cache (src/server/response-cache.ts) across processes: a read on one process right
+// The origin cache (src/server/cache/) across processes: a read on one process right
 // after a write acknowledged by another is fresh, whatever the change bus does (process B below
 // listens on another channel: A's changes never reach it, and its entries live for an hour). Then a
 // randomized interleaving of writes and reads, the cached answers checked against an uncached server.

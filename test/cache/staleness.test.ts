@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-// The response cache (src/server/response-cache.ts) on the real app: every kind of write through
+// The origin cache (src/server/cache/) on the real app: every kind of write through
 // REST and through GraphQL, read before and after through both APIs, never answers stale.
 let s: TestServer;
 beforeAll(async () => {

@@ -3,8 +3,6 @@ import type { Server } from 'node:http';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
-import type { ResponseCache } from '../../src/server/response-cache.ts';
-import type { PresentedRecords } from '../../rest-facade/presenters/presented.ts';
 import type { ChangeBus } from '../../src/services/changes.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
@@ -49,10 +47,8 @@ export interface TestServer {
   base: string;
   db: TestDatabase;
   config: Config;
-  /** The app's response cache (src/server/response-cache.ts). */
-  cache: ResponseCache;
-  /** The REST facade's presented records (rest-facade/presenters/presented.ts); null when turned off. */
-  presented: PresentedRecords | null;
+  /** The app's byte cache (src/server/cache/byte-cache.ts): its counts (0 when off), and `clear` after a write behind the services' back. */
+  cache: { readonly hits: number; readonly misses: number; clear(): void };
   /** User IDs by role. */
   users: Record<TestRole, number>;
   /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
@@ -116,7 +112,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app, cache, presented, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
+  const { app, bytes, freshness, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {
@@ -171,8 +167,15 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     base,
     db,
     config,
-    cache,
-    presented,
+    cache: {
+      get hits() {
+        return bytes?.hits ?? 0;
+      },
+      get misses() {
+        return bytes?.misses ?? 0;
+      },
+      clear: () => freshness?.clear(),
+    },
     users,
     request,
     api,
@@ -189,7 +192,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     authHeader,
     async reset() {
       await db.reset();
-      cache.clear(); // the database was emptied behind the services' back: no change was published
+      freshness?.clear(); // the database was emptied behind the services' back: no change was published
       clearCredentialCache();
       resetThrottle();
       await createUsers();

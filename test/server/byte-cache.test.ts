@@ -201,7 +201,7 @@ describe('HTTP byte cache and content encoding', { timeout: 120_000 }, () => {
 describe.runIf(testBackend === 'postgres')('HTTP byte cache across two server processes on one PostgreSQL', { timeout: 600_000 }, () => {
   const password = 'byte-cache-pass';
   const auth = `Basic ${Buffer.from(`${ADMIN_LOGIN}:${password}`).toString('base64')}`;
-  const pair = useDeafServerPair('bytes', { CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '3600', CAL_BYTE_CACHE_TTL_S: '3600' });
+  const pair = useDeafServerPair('bytes', { CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: password, CAL_CACHE_TTL_S: '3600' });
 
   const write = async (base: string, path: string, body: unknown, method = 'POST') => {
     const r = await fetch(base + path, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -5,8 +5,7 @@
  */
 import { invalidParamsError, tableError } from '../../wp/errors.ts';
 import type { WpRequest } from '../../wp/types.ts';
-import { calContext, endpoint, ID, run, SLUG, UPDATE, writePermission, type Endpoint, type RouteDeps } from '../endpoint.ts';
-import { found } from '../errors.ts';
+import { endpoint, ID, SLUG, UPDATE, writePermission, type Endpoint, type RouteDeps } from '../endpoint.ts';
 import {
   bodyParam,
   flag,
@@ -29,17 +28,13 @@ import {
   DeleteEventDocument,
   EventByIdDocument,
   EventsArchiveDocument,
-  EventsArchiveIdsDocument,
   UpdateEventDocument,
   type CreateEventInput,
   type EventFilter,
-  type EventsArchiveQueryVariables,
   type UpdateEventInput,
 } from '../../generated/operations.ts';
 import { eventArgs } from './args.ts';
 import { DATE_BOUND_NAMES } from '../../../src/domain/date-window.ts';
-import { EdgeKeys } from '../../../src/domain/surrogate-keys.ts';
-import type { PresentedPage } from '../../presenters/presented.ts';
 
 const EVENTS = '/events';
 const BY_ID = `${EVENTS}/${ID}`;
@@ -67,57 +62,6 @@ function eventFilter(req: WpRequest): EventFilter {
   if (req.sent('geoloc_lng')) filter.geolocLng = optionalNumber(p.geoloc_lng) ?? 0;
   if (req.sent('ticketed')) filter.ticketed = flag(p.ticketed);
   return filter;
-}
-
-/**
- * The presented records a list page may take and keep: anonymous reads only (no read password, no
- * edit context), scoped by the URLs the records' links are written with. Null otherwise.
- */
-async function presentedPage(deps: RouteDeps, req: WpRequest): Promise<PresentedPage | null> {
-  const ctx = calContext(req);
-  if (!deps.presented || ctx.viewer || ctx.password !== undefined || ctx.editContext) return null;
-  return deps.presented.open('event', `${req.urls.site} ${req.urls.home} ${req.urls.restRoot}`);
-}
-
-/** A page of events, its events taken from the presented records when they are warm. */
-async function loadEventsPage(deps: RouteDeps, req: WpRequest, vars: EventsArchiveQueryVariables) {
-  const presented = await presentedPage(deps, req);
-  const listed = presented?.warm ? await listPresented(deps, req, presented, vars) : null;
-  // Else the page in one operation (the first page after a write or a start), its events kept.
-  return listed ?? (await fetchEvents(deps, req, presented, vars));
-}
-
-/**
- * The page as IDs, its events taken from `presented`; those it lacks fetched in one operation (the
- * same filter, restricted to them) and kept. Null when one of them no longer matches by then (a
- * write in between): the caller then lists the page whole.
- */
-async function listPresented(deps: RouteDeps, req: WpRequest, presented: PresentedPage, vars: EventsArchiveQueryVariables) {
-  const result = found(await run(deps, req, EventsArchiveIdsDocument, vars), 'event', req);
-  const ids = result.edges.map(({ node }) => node.databaseId);
-  const taken = ids.map((id) => presented.take(id));
-  const missing = ids.filter((_, i) => taken[i] === undefined);
-  const fetched = missing.length ? await fetchEvents(deps, req, presented, { filter: { ...vars.filter, include: missing }, page: 1, perPage: missing.length }) : null;
-  const byId = new Map(fetched?.result.edges.map(({ node }, i) => [node.databaseId, fetched.items[i]!]));
-  const items = ids.map((id, i) => taken[i] ?? byId.get(id)).filter((item) => item !== undefined);
-  if (items.length !== ids.length) return null;
-  presented.replayKeys(calContext(req).surrogateKeys);
-  return { result, items };
-}
-
-/**
- * Runs EventsArchive and presents its events; with `presented`, keeps each one with the surrogate
- * keys its edge recorded (EdgeKeys) and gives its kept form.
- */
-async function fetchEvents(deps: RouteDeps, req: WpRequest, presented: PresentedPage | null, vars: EventsArchiveQueryVariables) {
-  const ctx = calContext(req);
-  const keys = presented && ctx.surrogateKeys ? new EdgeKeys(ctx.surrogateKeys) : undefined;
-  const result = found(await run(deps, req, EventsArchiveDocument, vars, keys ? { ...ctx, surrogateKeys: keys } : ctx), 'event', req);
-  const items = result.edges.map(({ node }, i) => {
-    const body = presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode });
-    return presented ? presented.keep(node.databaseId, body, keys?.edge(i)) : body;
-  });
-  return { result, items };
 }
 
 /** The addressed event: `/{id}` or `/by-slug/{slug}`. */
@@ -188,8 +132,8 @@ export const eventEndpoints: readonly Endpoint[] = [
     resource: 'event',
     operation: EventsArchiveDocument,
     variables: (req) => ({ filter: eventFilter(req), page: Number(req.params.page), perPage: Number(req.params.per_page) }),
-    load: loadEventsPage,
-    present: ({ result, items }, req) => {
+    present: (result, req, deps) => {
+      const items = result.edges.map(({ node }) => presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
       const page = Number(req.params.page);
       if (page > 1 && items.length === 0) throw tableError('event-archive-page-not-found');
       return eventsListResponse({

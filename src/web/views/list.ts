@@ -52,7 +52,7 @@ export async function listView(site: Site, ctx: Context, scope: Scope, req: View
   const t = site.t(ctx);
   const lang = site.lang(ctx);
   // The instant the list turns on: the start of the day asked for (site zone), else the core's
-  // `now` (the request's clock; the same variables each time, so the response cache can answer).
+  // `now` (the request's clock; the same variables each time, so the byte cache's key stays stable).
   const instant = req.date ? DateTime.fromISO(req.date, { zone: site.config.site.timezone }).toISO()! : 'now';
   const upcoming: EventFilter = { ...viewFilter(scope, req), endsAfter: instant, strictDates: true };
   const past: EventFilter = { ...viewFilter(scope, req), endsBefore: instant, strictDates: true };

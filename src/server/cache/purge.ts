@@ -1,5 +1,7 @@
-import { changeKeys } from '../domain/surrogate-keys.ts';
-import type { Change } from '../services/changes.ts';
+import type { Middleware } from 'koa';
+import { changeKeys } from '../../domain/surrogate-keys.ts';
+import type { AppState } from '../../services/context.ts';
+import type { Change } from '../../services/changes.ts';
 
 /** Purge requests stay under this header size (Varnish's default `http_req_hdr_len` is 8 KiB). */
 const MAX_PURGE_HEADER_BYTES = 4_000;
@@ -138,3 +140,13 @@ function* chunks(keys: readonly string[]): Generator<string> {
   if (current) yield current;
 }
 
+/** A write answers once the proxy has dropped what it changed (bounded to 1 s: see `settled`). */
+export function usePurgeSettled(purger: Purger): Middleware<AppState> {
+  return async function purgeSettled(ctx, next) {
+    try {
+      await next();
+    } finally {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') await purger.settled(1_000);
+    }
+  };
+}

@@ -1,24 +1,25 @@
 import { LRUCache } from 'lru-cache';
-import type { Context, Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { resolveEventWindow } from '../../domain/date-window.ts';
-import { compressible, encode, markEncoded, negotiateEncoding } from './compression.ts';
-import { notModified, weakEtag } from './http-cache.ts';
+import { compressible, encode, markEncoded, negotiateEncoding } from '../middleware/compression.ts';
+import type { AppState } from '../../services/context.ts';
+import type { Freshness } from './freshness.ts';
+import { notModified, weakEtag } from './policy.ts';
 
 /**
- * The HTTP-level cache of final bytes: anonymous GET/HEAD answers of the REST
+ * The origin cache: the final bytes of anonymous GET/HEAD answers of the REST
  * API (every language), GraphQL GET queries, iCal feeds and pages, kept as the bytes sent (headers
  * included, whatever they are: `Link`, `X-WP-Total`, surrogate keys…) with their gzip and brotli
  * encodings made once, when stored. A hit costs no GraphQL execution, no presentation, no JSON
  * encoding and no compression: the stored variant the client accepts is written as it is.
  *
- * Never stored nor served from it: requests with `Authorization`, `Cookie` or `X-WP-Nonce`, with a
- * `password` or a method override, answers other than a complete 200 (errors, 304, streams), answers
- * marked private or no-store, or setting a cookie, GraphQL answers with errors.
+ * Never looked up: requests with `Authorization`, `Cookie` or `X-WP-Nonce`, with a `password` or a
+ * method override. Stored only when the cache policy (policy.ts) marked the answer shareable (a
+ * complete anonymous 200, not private, no GraphQL errors) and it sets no cookie.
  *
- * Validity: the response cache's (src/server/response-cache.ts `validity()`): this process's
- * generation, moved on by every change on the change bus (any process's committed write), and on
- * PostgreSQL the shared generation every write moves before it is answered. An entry is stored
- * under the value read before its answer was computed and served only while the value is the same.
+ * Validity: the freshness value (freshness.ts), read once per request before the answer is
+ * computed; an entry is served only while the value is the same, so any committed write, from any
+ * process, makes the next read fresh.
  *
  * Key: path, the query (parameters sorted by name; the order of repeated names kept), the request
  * headers an answer depends on (`Host` and, behind a trusted proxy, `X-Forwarded-Host`/`-Proto`:
@@ -29,27 +30,22 @@ import { notModified, weakEtag } from './http-cache.ts';
  *   list without dates applies: it moves once a day), not the second;
  * - REST reads that read the clock more finely (relative dates such as `start_date=now`,
  *   `strict_dates`, `include`, `only_with_upcoming`, the indexes and documents listing defaults):
- *   the second, as the response cache does;
+ *   the second;
  * - GraphQL, pages and feeds (whose operations may ask for "upcoming" events): the minute. Such an
  *   answer is at most 59 s behind the clock (an event that ended 30 s ago may still be listed as
  *   upcoming for that long), never more; a write is seen at once all the same.
  * The `Accept-Encoding` class (br, gzip, identity) picks the variant of one entry.
- * Entries also expire after `CAL_BYTE_CACHE_TTL_S` (a change made behind the service's back, in
- * the database by hand, is seen after that long), and the least recently used go first beyond
- * `CAL_BYTE_CACHE_MAX_MB`.
+ * Entries also expire after `CAL_CACHE_TTL_S` (a change made behind the service's back, in the
+ * database by hand, is seen after that long), and the least recently used go first beyond
+ * `CAL_CACHE_MAX_MB`.
  *
  * Concurrent misses of one key (a burst after a write) share one computation.
  */
 
-interface ByteCacheValidity {
-  validity(): string | Promise<string | null>;
-  onClear(listener: () => void): void;
-}
-
 interface ByteCacheOptions {
   ttlS: number;
   maxBytes: number;
-  validity: ByteCacheValidity;
+  freshness: Freshness;
   site: { timezone: string; multiDayCutoff: string };
   trustProxy: boolean;
   now?: () => Date;
@@ -63,13 +59,12 @@ interface Entry {
   identity: Buffer;
   gzip: Buffer | null;
   br: Buffer | null;
-  /** The validity value read before the answer was computed. */
+  /** The freshness value read before the answer was computed. */
   validity: string;
 }
 
 /** Headers not replayed from an entry: the framing and encoding of one answer, and the cache's own. */
 const NOT_STORED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'x-cache']);
-const STORED_TYPES = /json|javascript|text\/html|text\/calendar/;
 const REST_PATH = /^(?:\/[a-z]{2})?\/wp-json(?:\/|$)/i;
 /** REST reads whose answer depends on the clock only through the default list window. */
 const RESOURCE_ROUTE = /^\/cal\/events\/v1\/(?:events|venues|organizers|categories|tags)(?:\/|$)/i;
@@ -86,14 +81,14 @@ export class ByteCache {
 
   constructor(private readonly opts: ByteCacheOptions) {
     this.lru = new LRUCache<string, Entry>({ ttl: opts.ttlS * 1000, maxSize: Math.max(1, opts.maxBytes), sizeCalculation: (e, key) => sizeOf(e) + key.length });
-    opts.validity.onClear(() => this.lru.clear());
+    opts.freshness.onClear(() => this.lru.clear());
   }
 
-  middleware(): Middleware {
+  middleware(): Middleware<AppState> {
     return async (ctx, next) => {
       const key = this.keyOf(ctx);
       if (key === null) return next();
-      const pending = this.opts.validity.validity();
+      const pending = this.opts.freshness.read();
       const validity = typeof pending === 'string' ? pending : await pending;
       if (validity === null) return next();
       const entry = this.lru.get(key);
@@ -138,7 +133,7 @@ export class ByteCache {
   }
 
   /** The key of a request that may be answered from the cache, or null. */
-  private keyOf(ctx: Context): string | null {
+  private keyOf(ctx: ParameterizedContext<AppState>): string | null {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return null;
     const h = ctx.headers;
     if (h.authorization !== undefined || h.cookie !== undefined || h['x-wp-nonce'] !== undefined || h['x-http-method-override'] !== undefined) return null;
@@ -199,14 +194,6 @@ function decode(text: string): string | null {
   }
 }
 
-function hasErrors(body: Buffer): boolean {
-  try {
-    return 'errors' in (JSON.parse(body.toString()) as object);
-  } catch {
-    return true;
-  }
-}
-
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : (v ?? ''));
 
 function sizeOf(e: Entry): number {
@@ -216,16 +203,14 @@ function sizeOf(e: Entry): number {
 }
 
 /** The answer the chain just produced, as an entry, when it may be kept. */
-async function capture(ctx: Context, validity: string): Promise<Entry | null> {
-  if (ctx.status !== 200 || ctx.response.get('Content-Encoding') || ctx.response.get('Set-Cookie')) return null;
+async function capture(ctx: ParameterizedContext<AppState>, validity: string): Promise<Entry | null> {
+  if (ctx.status !== 200 || !ctx.state.shareable || ctx.response.get('Content-Encoding') || ctx.response.get('Set-Cookie')) return null;
   const type = ctx.response.get('Content-Type');
-  if (!STORED_TYPES.test(type) || /private|no-store/i.test(ctx.response.get('Cache-Control'))) return null;
   const body: unknown = ctx.body;
   let identity: Buffer;
   if (Buffer.isBuffer(body)) identity = body;
   else if (typeof body === 'string') identity = Buffer.from(body);
   else return null;
-  if (ctx.path === '/graphql' && hasErrors(identity)) return null;
   const headers: [string, string | string[]][] = [];
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (value === undefined || NOT_STORED.has(name)) continue;
@@ -248,7 +233,7 @@ async function capture(ctx: Context, validity: string): Promise<Entry | null> {
 }
 
 /** Writes an entry as the answer: its headers, then 304 or the variant the client accepts. */
-function serve(ctx: Context, e: Entry, how: 'HIT' | 'MISS'): void {
+function serve(ctx: ParameterizedContext<AppState>, e: Entry, how: 'HIT' | 'MISS'): void {
   ctx.status = e.status;
   for (const [name, value] of e.headers) ctx.set(name, value);
   ctx.set('X-Cache', how);
