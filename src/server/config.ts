@@ -292,4 +292,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Variables earlier versions read, and what replaced them: set, they are named in a warning at start. */
+const RETIRED: Record<string, string> = {
+  CAL_BYTE_CACHE_TTL_S: 'CAL_CACHE_TTL_S is the origin cache\'s entry life',
+  CAL_BYTE_CACHE_MAX_MB: 'CAL_CACHE_MAX_MB is the origin cache\'s memory',
+  CAL_PRESENTED_TTL_S: 'presented records are no longer kept (CAL_CACHE_TTL_S=0 turns all origin caching off)',
+  CAL_PRESENTED_MAX_MB: 'presented records are no longer kept',
+};
+
+/** The retired variables set in `env`, each with what to use instead. */
+export function retiredVariables(env: NodeJS.ProcessEnv = process.env): { variable: string; instead: string }[] {
+  return Object.entries(RETIRED)
+    .filter(([name]) => env[name] !== undefined)
+    .map(([variable, instead]) => ({ variable, instead }));
+}
+
 export const defaultSiteSettings: SiteSettings = loadConfig({}).site;

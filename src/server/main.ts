@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, retiredVariables, type Config } from './config.ts';
 import { DatabaseConfigError, openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
 import { createLogger } from './logger.ts';
@@ -24,6 +24,7 @@ try {
   throw e;
 }
 const logger = createLogger(config.logLevel);
+for (const retired of retiredVariables()) logger.warn(retired, `${retired.variable} is no longer read: ${retired.instead}`);
 
 const db = await openDatabase(config.databaseUrl, {
   dataDir: config.dataDir,

@@ -19,9 +19,11 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
   it('serves /healthz, /readyz and /graphql on the embedded database, and stops cleanly on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cal-proc-'));
     try {
-      const s = launchServerProcess({ CAL_DATA_DIR: dataDir, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass' });
+      // A variable earlier versions read (the presented records' life) is named in a warning, not ignored silently.
+      const s = launchServerProcess({ CAL_DATA_DIR: dataDir, CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass', CAL_PRESENTED_TTL_S: '0' });
       const base = await s.listening;
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(s.stdout()).toContain('CAL_PRESENTED_TTL_S is no longer read');
       expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ status: 'ok', database: 'pglite-dir' });
       const gql = await fetch(`${base}/graphql`, {
         method: 'POST',
