@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { resolveEventWindow } from '../../domain/date-window.ts';
-import { compressible, encode, markEncoded, negotiateEncoding } from '../middleware/compression.ts';
+import { compressible, encode, markEncoded, negotiateEncoding, type Encoding } from '../middleware/compression.ts';
 import type { AppState } from '../../services/context.ts';
 import type { Freshness } from './freshness.ts';
 import { notModified, weakEtag } from './policy.ts';
@@ -10,8 +10,10 @@ import { notModified, weakEtag } from './policy.ts';
  * The origin cache: the final bytes of anonymous GET/HEAD answers of the REST
  * API (every language), GraphQL GET queries, iCal feeds and pages, kept as the bytes sent (headers
  * included, whatever they are: `Link`, `X-WP-Total`, surrogate keys…) with their gzip and brotli
- * encodings made once, when stored. A hit costs no GraphQL execution, no presentation, no JSON
- * encoding and no compression: the stored variant the client accepts is written as it is.
+ * encodings, each made once, when first asked for (a miss compresses only what its client takes:
+ * with a write every second most entries are read a few times at most). A hit costs no GraphQL
+ * execution, no presentation, no JSON encoding and, past the first of its encoding, no
+ * compression: the stored variant the client accepts is written as it is.
  *
  * Never looked up: requests with `Authorization`, `Cookie` or `X-WP-Nonce`, with a `password` or a
  * method override. Stored only when the cache policy (policy.ts) marked the answer shareable (a
@@ -57,8 +59,8 @@ interface Entry {
   etag: string;
   lastModified: string | null;
   identity: Buffer;
-  gzip: Buffer | null;
-  br: Buffer | null;
+  /** Compressed variants, each made when first asked for; null when the answer is not compressible. */
+  encoded: Partial<Record<Exclude<Encoding, 'identity'>, Promise<Buffer>>> | null;
   /** The freshness value read before the answer was computed. */
   validity: string;
 }
@@ -121,7 +123,7 @@ export class ByteCache {
         stored = await capture(ctx, validity);
         if (stored) {
           this.lru.set(key, stored);
-          serve(ctx, stored, 'MISS');
+          await serve(ctx, stored, 'MISS');
         } else {
           ctx.set('X-Cache', 'MISS');
         }
@@ -197,7 +199,8 @@ function decode(text: string): string | null {
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : (v ?? ''));
 
 function sizeOf(e: Entry): number {
-  let n = e.identity.length + (e.gzip?.length ?? 0) + (e.br?.length ?? 0) + 200;
+  // Room for both compressed variants, made later: JSON and HTML compress to a fifth or less.
+  let n = Math.ceil(e.identity.length * (e.encoded ? 1.5 : 1)) + 200;
   for (const [k, v] of e.headers) n += k.length + (Array.isArray(v) ? v.join('').length : v.length);
   return n;
 }
@@ -221,19 +224,17 @@ async function capture(ctx: ParameterizedContext<AppState>, validity: string): P
     etag = weakEtag(identity);
     headers.push(['etag', etag]);
   }
-  let gzip: Buffer | null = null;
-  let br: Buffer | null = null;
-  if (compressible(type, identity.length)) {
-    [gzip, br] = await Promise.all([encode(identity, 'gzip'), encode(identity, 'br')]);
+  const encoded = compressible(type, identity.length) ? {} : null;
+  if (encoded) {
     const vary = headers.find(([n]) => n === 'vary');
     if (!vary) headers.push(['vary', 'Accept-Encoding']);
     else if (!/accept-encoding/i.test(String(vary[1]))) vary[1] = `${String(vary[1])}, Accept-Encoding`;
   }
-  return { status: 200, headers, etag, lastModified: ctx.response.get('Last-Modified') || null, identity, gzip, br, validity };
+  return { status: 200, headers, etag, lastModified: ctx.response.get('Last-Modified') || null, identity, encoded, validity };
 }
 
 /** Writes an entry as the answer: its headers, then 304 or the variant the client accepts. */
-function serve(ctx: ParameterizedContext<AppState>, e: Entry, how: 'HIT' | 'MISS'): void {
+async function serve(ctx: ParameterizedContext<AppState>, e: Entry, how: 'HIT' | 'MISS'): Promise<void> {
   ctx.status = e.status;
   for (const [name, value] of e.headers) ctx.set(name, value);
   ctx.set('X-Cache', how);
@@ -242,12 +243,20 @@ function serve(ctx: ParameterizedContext<AppState>, e: Entry, how: 'HIT' | 'MISS
     ctx.status = 304;
     return;
   }
-  const encoding = e.gzip && e.br ? negotiateEncoding(ctx.get('Accept-Encoding')) : 'identity';
-  if (encoding === 'identity') {
+  const encoding = e.encoded ? negotiateEncoding(ctx.get('Accept-Encoding')) : 'identity';
+  if (encoding === 'identity' || !e.encoded) {
     ctx.remove('Content-Encoding');
     ctx.body = e.identity;
-  } else {
+    return;
+  }
+  const variant = (e.encoded[encoding] ??= encode(e.identity, encoding));
+  try {
+    ctx.body = await variant;
     ctx.set('Content-Encoding', encoding);
-    ctx.body = encoding === 'br' ? e.br : e.gzip;
+  } catch {
+    // zlib failing (out of memory) costs this answer its compression, not the answer; the next asks again.
+    if (e.encoded[encoding] === variant) delete e.encoded[encoding];
+    ctx.remove('Content-Encoding');
+    ctx.body = e.identity;
   }
 }

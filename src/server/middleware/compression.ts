@@ -13,7 +13,7 @@ import type { Context, Middleware } from 'koa';
  * Brotli at quality 4 and gzip at level 6: a 160 KB list compresses in about 2 ms either way.
  */
 
-type Encoding = 'br' | 'gzip' | 'identity';
+export type Encoding = 'br' | 'gzip' | 'identity';
 
 /** Smallest body worth compressing. */
 const MIN_BYTES = 1024;
