@@ -96,9 +96,24 @@ interface EndpointParts<D extends OperationDocument> extends Omit<Endpoint, 'ope
   present(data: Found<D>, req: WpRequest, deps: RouteDeps): WpResponse;
 }
 
+/**
+ * Names the variables `V` sets that the operation does not take. TypeScript checks a returned object
+ * literal against the function's type without excess-property checks, so `variables: (req) => ({
+ * perPage })` would still compile after the operation renamed `perPage`: this makes it an error.
+ */
+type UnknownVariables<V, D extends OperationDocument> = [Exclude<keyof V, keyof VariablesOf<D>>] extends [never]
+  ? unknown
+  : { variables: { unknownVariables: Exclude<keyof V, keyof VariablesOf<D>> } };
+
 /** An endpoint: its parts, and the handler that runs them. */
-export function endpoint<D extends OperationDocument>(parts: EndpointParts<D>): Endpoint;
-export function endpoint(parts: EndpointParts<OperationDocument>): Endpoint {
+export function endpoint<D extends OperationDocument, V extends VariablesOf<D>>(
+  parts: Omit<EndpointParts<D>, 'variables'> & { variables(req: WpRequest): V } & UnknownVariables<V, D>,
+): Endpoint {
+  return assemble<D>(parts);
+}
+
+function assemble<D extends OperationDocument>(parts: EndpointParts<D>): Endpoint;
+function assemble(parts: EndpointParts<OperationDocument>): Endpoint {
   const { resource, operation, variables, present } = parts;
   return {
     ...parts,
