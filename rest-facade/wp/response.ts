@@ -153,12 +153,7 @@ function escapeToBytes(s: string): Buffer {
       if (c === 0x2f) out[n++] = 0x5c;
       out[n++] = c;
     } else {
-      out[n++] = 0x5c;
-      out[n++] = 0x75;
-      out[n++] = HEX[c >> 12]!;
-      out[n++] = HEX[(c >> 8) & 15]!;
-      out[n++] = HEX[(c >> 4) & 15]!;
-      out[n++] = HEX[c & 15]!;
+      n = writeEscapes(s, i, i + 1, out, n);
     }
   }
   return out;
