@@ -22,9 +22,9 @@
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
-import { killChildren, ROOT, startChild, type Child } from './process.ts';
+import { killChildren, ROOT, startChild, type Child, withAdminClient } from './process.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
 
 const env = process.env;
@@ -137,15 +137,7 @@ async function writer(instances: Child[], ids: number[], ms: number, stop: { don
   return { count: latencies.length, p50: +pct(latencies, 50).toFixed(1), failed };
 }
 
-async function admin(f: (c: pg.Client) => Promise<unknown>) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await f(c);
-  } finally {
-    await c.end();
-  }
-}
+const admin = (f: (c: pg.Client) => Promise<unknown>) => withAdminClient(ADMIN_URL, f);
 
 /** The URLs that answer 200 without GraphQL errors (a filter that matches nothing answers 404 in the REST contract). */
 async function answering(base: string, urls: string[]): Promise<string[]> {

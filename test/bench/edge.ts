@@ -20,9 +20,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
-import { killChildren, startChild } from './process.ts';
+import { killChildren, startChild, withAdminClient } from './process.ts';
 import { seedUrl } from './seed.ts';
 import { freePort } from '../helpers/process.ts';
 import { startVarnish, varnishMissing } from '../helpers/varnish.ts';
@@ -46,15 +46,7 @@ async function cleanup() {
   killChildren();
 }
 
-async function admin(f: (c: pg.Client) => Promise<unknown>) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await f(c);
-  } finally {
-    await c.end();
-  }
-}
+const admin = (f: (c: pg.Client) => Promise<unknown>) => withAdminClient(ADMIN_URL, f);
 
 /** What one run measured: the printed rows, and the figures run.ts checks. */
 export interface EdgeResult {

@@ -7,6 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { freePort } from '../helpers/process.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -239,4 +240,15 @@ export async function startChild(opts: StartOptions): Promise<Child> {
     },
     output: () => log,
   };
+}
+
+/** Runs `f` on a client connected to `adminUrl` (creating and dropping the benches' own databases). */
+export async function withAdminClient(adminUrl: string, f: (c: pg.Client) => Promise<unknown>): Promise<void> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await f(c);
+  } finally {
+    await c.end();
+  }
 }
