@@ -23,6 +23,9 @@ export function pathId(req: WpRequest, notFound: () => WpError): number {
   return id;
 }
 
+/** A list operation's `page` and `perPage` variables, from the (validated, defaulted) `page` and `per_page` arguments. */
+export const pageVariables = (req: WpRequest) => ({ page: Number(req.params.page), perPage: Number(req.params.per_page) });
+
 /** An integer parameter naming a record (`author`, `post_parent`), or a 400 naming it. */
 export function recordId(name: string, v: unknown): number {
   if (!isIntLike(v)) throw invalidParamsError([[name, false]]);

@@ -12,6 +12,7 @@ import {
   intList,
   listStatusParam,
   optionalNumber,
+  pageVariables,
   pathId,
   recordId,
   sentParams,
@@ -131,7 +132,7 @@ export const eventEndpoints: readonly Endpoint[] = [
     permission: 'public',
     resource: 'event',
     operation: EventsArchiveDocument,
-    variables: (req) => ({ filter: eventFilter(req), page: Number(req.params.page), perPage: Number(req.params.per_page) }),
+    variables: (req) => ({ filter: eventFilter(req), ...pageVariables(req) }),
     present: (result, req, deps) => {
       const items = result.edges.map(({ node }) => presentEvent(node, req.urls, { jsonLd: false, currencyCode: deps.currencyCode }));
       const page = Number(req.params.page);

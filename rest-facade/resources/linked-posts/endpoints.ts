@@ -20,7 +20,7 @@ import type {
   VenuesArchiveQueryVariables,
 } from '../../generated/operations.ts';
 import { endpoint, ID, SLUG, UPDATE, writePermission, type Endpoint, type Operations, type PostArgTables } from '../endpoint.ts';
-import { intList, listStatusParam, pathId, sentParams, statusEnumList, type Building } from '../params.ts';
+import { intList, listStatusParam, pageVariables, pathId, sentParams, statusEnumList, type Building } from '../params.ts';
 import { linkedPostInput, type LinkedPostCreate } from './input.ts';
 import type { JsonObject, RestUrls } from '../../presenters/util.ts';
 import { linkedPostsListResponse, type LinkedPostFragment, type LinkedPostPresentOptions } from './presenter.ts';
@@ -75,7 +75,7 @@ export function linkedPostEndpoints<N extends LinkedPostFragment>({ kind, path, 
       permission: 'public',
       resource: kind,
       operation: ops.list,
-      variables: (req) => ({ filter: linkedPostFilter(req), page: Number(req.params.page), perPage: Number(req.params.per_page) }),
+      variables: (req) => ({ filter: linkedPostFilter(req), ...pageVariables(req) }),
       present: (value, req) => {
         const page = Number(req.params.page);
         const items = value.edges.map((e) => present(e.node, req, false).body);

@@ -21,7 +21,7 @@ import type {
   UpdateTermInput,
 } from '../../generated/operations.ts';
 import { endpoint, ID, UPDATE, writePermission, type Endpoint, type Operations, type TermArgTables } from '../endpoint.ts';
-import { intList, pathId, recordId, sentParams, type Building } from '../params.ts';
+import { intList, pageVariables, pathId, recordId, sentParams, type Building } from '../params.ts';
 import { presentTerm, termsListResponse, type AnyTerm, type Taxonomy } from './presenter.ts';
 
 /** The operations of a category or tag; a write's payload has the term under the alias `term` (a deleted one as it was). */
@@ -86,7 +86,7 @@ export function termEndpoints<N extends AnyTerm>({ taxonomy, path, args, operati
       permission: 'public',
       resource: taxonomy,
       operation: ops.list,
-      variables: (req) => ({ filter: termFilter(req), page: Number(req.params.page), perPage: Number(req.params.per_page) }),
+      variables: (req) => ({ filter: termFilter(req), ...pageVariables(req) }),
       present: (value, req) =>
         termsListResponse(taxonomy, {
           items: value.edges.map((e) => present(e.node, req, false)),
