@@ -17,7 +17,7 @@ import { CreateEventInput, UpdateEventInput, toEventInput } from '../inputs/even
 import { RecurrenceScopeEnum } from '../inputs/recurrence-input.ts';
 import { optionalRecordId } from '../ids.ts';
 import { CONNECTION_NODE_PATHS, edgeIn, pageArgs, PagedConnectionInterface, paginate, prismaList } from '../pagination.ts';
-import { writtenEdge, type Written } from '../payloads.ts';
+import { writtenEdge, writtenPayload } from '../payloads.ts';
 import { describedEnum, ImageRef, wallClock } from './common.ts';
 import { EventCategoryRef } from './event-category.ts';
 import { EventTagRef } from './event-tag.ts';
@@ -179,19 +179,21 @@ const eventEdge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writte
 /** An event row (all its columns loaded) as an edge of the default event list. */
 export const eventEdgeOf = (ctx: Context, row: Event) => edgeIn(defaultEventList(ctx, {}), row);
 
-const CreateEventSuccess = builder.objectRef<Written>('CreateEventSuccess').implement({
+const CreateEventSuccess = writtenPayload({
+  name: 'CreateEventSuccess',
   description: 'The created event, and its edge for lists that show it (`@appendEdge`).',
-  fields: (t) => ({
-    event: t.prismaField({ type: 'Event', resolve: (query, w, _a, ctx) => reloadEvent(ctx, query, w.id) }),
-    eventEdge: t.field({ type: EventEdgeRef, description: 'Its edge in the default event list (start order).', resolve: (w, _a, ctx, info) => eventEdge(ctx, info, w.id) }),
-  }),
+  model: 'Event',
+  field: 'event',
+  reload: reloadEvent,
+  edge: { ref: EventEdgeRef, description: 'Its edge in the default event list (start order).', resolve: eventEdge },
 });
 
-const UpdateEventSuccess = builder.objectRef<Written>('UpdateEventSuccess').implement({
+const UpdateEventSuccess = writtenPayload({
+  name: 'UpdateEventSuccess',
   description: 'The updated event (the addressed one, when a series was split).',
-  fields: (t) => ({
-    event: t.prismaField({ type: 'Event', resolve: (query, w, _a, ctx) => reloadEvent(ctx, query, w.id) }),
-  }),
+  model: 'Event',
+  field: 'event',
+  reload: reloadEvent,
 });
 
 builder.mutationFields((t) => ({

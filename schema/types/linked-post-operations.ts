@@ -19,7 +19,7 @@ import { toLinkedPostInput, type CreateOrganizerInput, type CreateVenueInput, ty
 import { definePostLifecycle } from './post-lifecycle.ts';
 import { optionalRecordId } from '../ids.ts';
 import { CONNECTION_NODE_PATHS, edgeIn, pageArgs, PagedConnectionInterface, paginate, prismaList } from '../pagination.ts';
-import { writtenEdge, type Written } from '../payloads.ts';
+import { writtenEdge, writtenPayload } from '../payloads.ts';
 
 type LinkedRow = Venue | Organizer;
 
@@ -72,19 +72,15 @@ export function defineLinkedPostOperations(opts: {
   }));
 
   const reload = (ctx: Context, query: object, id: number) => delegate(ctx).findUniqueOrThrow({ ...query, where: { id } });
-  const Created = builder.objectRef<Written>(`Create${model}Success`).implement({
+  const Created = writtenPayload({
+    name: `Create${model}Success`,
     description: `The created ${single} (or the one of the same name it reused), and its edge for lists that show it.`,
-    fields: (t) => ({
-      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
-      [`${single}Edge`]: t.field({ type: edgeRef, description: 'Its edge in the default list (newest first).', resolve: (w, _a, ctx, info) => edge(ctx, info, w.id) }),
-    }),
+    model,
+    field: single,
+    reload,
+    edge: { ref: edgeRef, description: 'Its edge in the default list (newest first).', resolve: edge },
   });
-  const Updated = builder.objectRef<Written>(`Update${model}Success`).implement({
-    description: `The updated ${single}.`,
-    fields: (t) => ({
-      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
-    }),
-  });
+  const Updated = writtenPayload({ name: `Update${model}Success`, description: `The updated ${single}.`, model, field: single, reload });
   builder.mutationFields((t) => ({
     [`create${model}`]: t.field({
       type: Created,

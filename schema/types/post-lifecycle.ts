@@ -7,7 +7,7 @@ import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
 import { optionalRecordId } from '../ids.ts';
 import type { Edge } from '../pagination.ts';
-import { deletedIdField, type Written } from '../payloads.ts';
+import { deletedIdField, writtenPayload, type Written } from '../payloads.ts';
 
 type PostWrite = (ctx: Context, address: PostAddress) => Promise<number>;
 type PostRow = Event | Venue | Organizer;
@@ -33,21 +33,25 @@ export function definePostLifecycle<Row extends PostRow>(opts: {
     id: optionalRecordId(args.id, [model], 'id'),
     slug: args.slug,
   });
-  const record = { type: model, description: `The ${single} as it is now.` } as const;
+  const recordDescription = `The ${single} as it is now.`;
 
-  const Trashed = builder.objectRef<Written>(`Delete${model}Success`).implement({
+  const Trashed = writtenPayload({
+    name: `Delete${model}Success`,
     description: `The ${single} moved to the trash.`,
-    fields: (t) => ({
-      deletedId: t.id(deletedIdField(model)),
-      [single]: t.prismaField({ ...record, resolve: (query, w, _a, ctx) => opts.reload(ctx, query, w.id) }),
-    }),
+    deletedId: model,
+    model,
+    field: single,
+    recordDescription,
+    reload: opts.reload,
   });
-  const Restored = builder.objectRef<Written>(`Restore${model}Success`).implement({
+  const Restored = writtenPayload({
+    name: `Restore${model}Success`,
     description: `The ${single} taken out of the trash, and its edge for lists that show it again.`,
-    fields: (t) => ({
-      [single]: t.prismaField({ ...record, resolve: (query, w, _a, ctx) => opts.reload(ctx, query, w.id) }),
-      [`${single}Edge`]: t.field({ type: opts.edgeRef, description: 'Its edge in the default list.', resolve: (w, _a, ctx, info) => opts.edge(ctx, info, w.id) }),
-    }),
+    model,
+    field: single,
+    recordDescription,
+    reload: opts.reload,
+    edge: { ref: opts.edgeRef, description: 'Its edge in the default list.', resolve: opts.edge },
   });
   const Purged = builder.objectRef<Written>(`Purge${model}Success`).implement({
     description: `The ${single} deleted for good.`,

@@ -21,7 +21,7 @@ import { optionalRecordId, recordId } from '../ids.ts';
 import { CreateTermInput, TermFilterInput, toTermFilter, toTermInput, UpdateTermInput } from '../inputs/term-input.ts';
 import type { SortKey } from '../keyset.ts';
 import { CONNECTION_NODE_PATHS, edgeIn, memoryList, pageArgs, PagedConnectionInterface, paginate, prismaList, type ListSource } from '../pagination.ts';
-import { deletedIdField, writtenEdge, type Written } from '../payloads.ts';
+import { deletedIdField, writtenEdge, writtenPayload } from '../payloads.ts';
 
 export interface DeletedTermShape {
   id: number;
@@ -124,19 +124,15 @@ export function defineTermOperations(opts: {
     ),
   }));
 
-  const Created = builder.objectRef<Written>(`Create${typeName}Success`).implement({
+  const Created = writtenPayload({
+    name: `Create${typeName}Success`,
     description: `The created ${single}, and its edge for lists that show it.`,
-    fields: (t) => ({
-      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
-      [`${single}Edge`]: t.field({ type: edgeRef, description: 'Its edge in the default list (by name).', resolve: (w, _a, ctx, info) => edge(ctx, info, w.id) }),
-    }),
+    model,
+    field: single,
+    reload,
+    edge: { ref: edgeRef, description: 'Its edge in the default list (by name).', resolve: edge },
   });
-  const Updated = builder.objectRef<Written>(`Update${typeName}Success`).implement({
-    description: `The updated ${single}.`,
-    fields: (t) => ({
-      [single]: t.prismaField({ type: model, resolve: (query, w, _a, ctx) => reload(ctx, query, w.id) }),
-    }),
-  });
+  const Updated = writtenPayload({ name: `Update${typeName}Success`, description: `The updated ${single}.`, model, field: single, reload });
   const Deleted = builder.objectRef<DeletedTermShape>(`Delete${typeName}Success`).implement({
     description: `The deleted ${single}: its global ID and what it was.`,
     fields: (t) => ({

@@ -17,7 +17,7 @@ import { builder } from '../builder.ts';
 import { writeErrors } from '../errors.ts';
 import { globalId, optionalRecordId, recordId } from '../ids.ts';
 import { CONNECTION_NODE_PATHS, pageArgs, PagedConnectionInterface, paginate, prismaList } from '../pagination.ts';
-import { deletedIdField, writtenEdge, type Written } from '../payloads.ts';
+import { deletedIdField, writtenEdge, writtenPayload } from '../payloads.ts';
 
 export const UserRoleEnum = builder.enumType('UserRole', {
   description: 'WordPress roles.',
@@ -147,17 +147,15 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
 const reloadUser = (ctx: Context, query: object, id: number) => ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id } });
 const userEdge = (ctx: Context, info: GraphQLResolveInfo, id: number) => writtenEdge(ctx, info, 'User', id, (select) => userList(ctx, {}, select));
 
-const CreateUserSuccess = builder.objectRef<Written>('CreateUserSuccess').implement({
+const CreateUserSuccess = writtenPayload({
+  name: 'CreateUserSuccess',
   description: 'The created account, and its edge for lists that show it.',
-  fields: (t) => ({
-    user: t.prismaField({ type: 'User', resolve: (query, w, _a, ctx) => reloadUser(ctx, query, w.id) }),
-    userEdge: t.field({ type: UserEdgeRef, description: 'Its edge in the list of accounts (by login).', resolve: (w, _a, ctx, info) => userEdge(ctx, info, w.id) }),
-  }),
+  model: 'User',
+  field: 'user',
+  reload: reloadUser,
+  edge: { ref: UserEdgeRef, description: 'Its edge in the list of accounts (by login).', resolve: userEdge },
 });
-const UpdateUserSuccess = builder.objectRef<Written>('UpdateUserSuccess').implement({
-  description: 'The updated account.',
-  fields: (t) => ({ user: t.prismaField({ type: 'User', resolve: (query, w, _a, ctx) => reloadUser(ctx, query, w.id) }) }),
-});
+const UpdateUserSuccess = writtenPayload({ name: 'UpdateUserSuccess', description: 'The updated account.', model: 'User', field: 'user', reload: reloadUser });
 const DeleteUserSuccess = builder.objectRef<{ id: number; login: string }>('DeleteUserSuccess').implement({
   description: 'The deleted account: its global ID and what it was.',
   fields: (t) => ({
