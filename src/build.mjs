@@ -6,18 +6,15 @@
 //
 //   node src/build.mjs            build (incremental)
 //   node src/build.mjs --if-stale build only when a source is newer than the last build, or
-//                                     when files were added or removed (then from scratch): `npm start`
-//                                     runs this first, so a checkout or an edit never runs old code
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//                                     when files were added or removed (then from scratch); `npm start`
+//                                     checks the same (src/start.mjs), so a checkout or an edit never
+//                                     runs old code
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { dist, inputs, isCurrent, readStamp, root, walk, writeStamp } from './build-stamp.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'dist');
-const stampFile = path.join(dist, '.build-stamp.json');
-const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/migrations', 'prisma/schema.prisma', 'tsconfig.json', 'tsconfig.build.json', 'src/build.mjs', 'package-lock.json'];
 /**
  * Non-TypeScript files the compiled server may read (operations, i18n, page templates and styles,
  * schema.prisma, migrations), relative to the repo: copied to the same place under dist/. Every
@@ -26,37 +23,10 @@ const SOURCES = ['src', 'schema', 'rest-facade', 'prisma/generated', 'prisma/mig
 const isAsset = (file) => !/\.(ts|mts|cts|mjs)$/.test(file);
 const ASSET_DIRS = ['src', 'schema', 'rest-facade', 'prisma/migrations', 'prisma/schema.prisma'];
 
-function walk(rel, out) {
-  const abs = path.join(root, rel);
-  if (!existsSync(abs)) return out;
-  const st = statSync(abs);
-  if (!st.isDirectory()) {
-    out.push([rel, st.mtimeMs]);
-    return out;
-  }
-  for (const name of readdirSync(abs)) walk(path.join(rel, name), out);
-  return out;
-}
-
-function inputs() {
-  const files = SOURCES.flatMap((s) => walk(s, []));
-  const newest = Math.max(...files.map(([, m]) => m));
-  const list = createHash('sha256').update(files.map(([f]) => f).sort().join('\n')).digest('hex');
-  return { newest, list };
-}
-
-function readStamp() {
-  try {
-    return { ...JSON.parse(readFileSync(stampFile, 'utf8')), mtime: statSync(stampFile).mtimeMs };
-  } catch {
-    return null;
-  }
-}
-
 const ifStale = process.argv.includes('--if-stale');
 const now = inputs();
 const stamp = readStamp();
-if (ifStale && stamp && stamp.list === now.list && now.newest <= stamp.mtime) process.exit(0);
+if (ifStale && isCurrent(now, stamp)) process.exit(0);
 // Loaded only to build: `npm start` runs this check first, and loading esbuild took ~40 % of it.
 const { build } = await import('esbuild');
 // A removed source would otherwise live on in dist/ (operations are read by directory listing).
@@ -229,5 +199,5 @@ mkdirSync(dist, { recursive: true });
 // The migrated empty database new embedded databases start from (src/db/empty-database.ts).
 const { writeEmptyDatabaseImage } = await import(pathToFileURL(path.join(dist, 'src/db/migrate.js')).href);
 await writeEmptyDatabaseImage();
-writeFileSync(stampFile, JSON.stringify({ list: now.list }));
+writeStamp(now.list);
 process.stderr.write(`build: dist/ compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

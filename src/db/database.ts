@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import {
@@ -77,14 +78,32 @@ const PGLITE_CONF = ['shared_buffers=16MB', 'maintenance_work_mem=16MB'];
  * PostgreSQL never needs them (they cost it start time and memory).
  */
 async function loadPGlite() {
-  const [{ PGlite }, { pg_trgm }, { PrismaPGlite }] = await Promise.all([
+  const wasm = compilePGliteWasm();
+  const [{ PGlite }, { pg_trgm }, { PrismaPGlite }, pgliteWasmModule] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
     import('pglite-prisma-adapter'),
+    wasm,
   ]);
-  const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm } };
+  const options = { postgresqlconf: PGLITE_CONF, extensions: { pg_trgm }, ...(pgliteWasmModule ? { pgliteWasmModule } : {}) };
   const connect = (pglite: PGlite): Promise<SqlDriverAdapter> => new PrismaPGlite(pglite).connect();
   return { PGlite, options, connect };
+}
+
+/**
+ * PGlite's PostgreSQL (9 MB of WebAssembly), compiled from the moment an embedded database is
+ * asked for: V8 compiles it on background threads while this thread loads and builds the rest of
+ * the server. PGlite itself would read the file only once its modules are loaded and its file-system
+ * bundle read. Undefined (PGlite then loads it itself) when the file is not where 0.5 keeps it.
+ */
+function compilePGliteWasm(): Promise<WebAssembly.Module | undefined> {
+  let bytes: Uint8Array<ArrayBuffer>; // readFileSync's buffer is never a shared one
+  try {
+    bytes = readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'pglite.wasm')) as Uint8Array<ArrayBuffer>;
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  return WebAssembly.compile(bytes);
 }
 
 /**

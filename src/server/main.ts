@@ -1,15 +1,8 @@
 import { createServer } from 'node:http';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, retiredVariables, type Config } from './config.ts';
 import { DatabaseConfigError, openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
 import { createLogger } from './logger.ts';
-import { ensureAdmin } from '../services/users.ts';
-import { configureLoginThrottle } from '../services/throttle.ts';
-import { startHorizonTimer } from '../services/recurrence.ts';
-import { openChangeBus } from '../services/changes.ts';
-import { createContext } from '../services/context.ts';
-import { openSharedGeneration } from './cache/freshness.ts';
 
 function fail(message: string): never {
   process.stderr.write(`cal-events: ${message}\n`);
@@ -26,13 +19,27 @@ try {
 const logger = createLogger(config.logLevel);
 for (const retired of retiredVariables()) logger.warn(retired, `${retired.variable} is no longer read: ${retired.instead}`);
 
-const db = await openDatabase(config.databaseUrl, {
+// The database opens while the rest of the server loads and builds: an embedded one spends much of
+// its start compiling PostgreSQL's WebAssembly, which V8 does on background threads. A failure ends
+// the process as soon as it is known.
+const opening = openDatabase(config.databaseUrl, {
   dataDir: config.dataDir,
   statementTimeoutMs: config.statementTimeoutMs,
   log: (msg) => logger.info(msg),
 }).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),
 );
+const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizonTimer }, { openChangeBus }, { createContext }, { openSharedGeneration }] =
+  await Promise.all([
+    import('./app.ts'),
+    import('../services/users.ts'),
+    import('../services/throttle.ts'),
+    import('../services/recurrence.ts'),
+    import('../services/changes.ts'),
+    import('../services/context.ts'),
+    import('./cache/freshness.ts'),
+  ]);
+const db = await opening;
 try {
   // Printed before any migration runs: an operator sees where a slow first start spends its time,
   // and test/db/killed-first-start.test.ts aims its kills after it.

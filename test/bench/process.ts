@@ -127,12 +127,13 @@ const SERVER = 'dist/src/server/main.js';
 
 /**
  * How `npm start` launches the compiled server (package.json `start`: `[NAME=value …] exec node
- * [flags] dist/src/server/main.js`): its environment settings and node flags (`${NAME:-default}` honoured),
- * so that the bench measures the process `npm start` runs. Empty for older revisions.
+ * [flags] src/start.mjs`, which checks that dist/ is current and imports dist/src/server/main.js; older
+ * revisions ran main.js itself): its environment settings and node flags (`${NAME:-default}` honoured),
+ * so that the bench measures the process `npm start` runs. Empty for older revisions still.
  */
 export function npmStartLaunch(root = ROOT): { env: Record<string, string>; flags: string[] } {
   const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.start ?? '';
-  const m = /^((?:\w+=\S+\s+)*)exec node((?:\s+--\S+)*)\s+dist\/src\/server\/main\.js$/.exec(start.trim());
+  const m = /^((?:\w+=\S+\s+)*)exec node((?:\s+--\S+)*)\s+(?:dist\/src\/server\/main\.js|src\/start\.mjs)$/.exec(start.trim());
   if (!m) return { env: {}, flags: [] };
   const expand = (text: string) => text.replace(/\$\{(\w+):-([^}]*)\}/g, (_, name: string, dflt: string) => process.env[name] || dflt);
   const env: Record<string, string> = {};

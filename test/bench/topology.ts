@@ -428,7 +428,7 @@ async function main(): Promise<number> {
     console.log(`npm run topology: skipped: ${missing}`);
     return 0;
   }
-  // The instances run the build, as `npm start` does (its prestart step).
+  // The instances run the build, as `npm start` does (src/start.mjs) when dist/ is stale.
   execFileSync(process.execPath, ['src/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   const started = performance.now();
   const c = await startCluster();

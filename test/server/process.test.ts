@@ -87,9 +87,10 @@ describe.skipIf(process.env.TEST_BACKEND === 'postgres')('server process', () =>
     for (const page of ['/', '/docs', '/events.ics', '/wp-json/cal/events/v1/events']) {
       expect((await fetch(`${base}${page}`)).status, page).toBe(200);
     }
-    // No shell or TypeScript loader in between: npm's child is node running dist/.
+    // No shell or TypeScript loader in between: npm's child is node running src/start.mjs, which
+    // imports dist/ in the same process.
     const server = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' }).trim();
-    expect(server).toMatch(/^\d+ node (--\S+ )*dist\/src\/server\/main\.js$/);
+    expect(server).toMatch(/^\d+ node (--\S+ )*src\/start\.mjs$/);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(npm.stdout()).toContain('"msg":"stopped"');
