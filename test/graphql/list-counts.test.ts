@@ -29,11 +29,11 @@ const dates = fc.record({ day: fc.integer({ min: -2, max: 9 }), hour: fc.integer
 const status = fc.constantFrom('PUBLISH', 'PUBLISH', 'PUBLISH', 'DRAFT', 'PRIVATE');
 const cats = fc.subarray(CATEGORIES, { maxLength: 3 });
 const op = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('create' as const), dates, status, hide: fc.boolean({ freq: 5 }), cats }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('create' as const), dates, status, hide: fc.constantFrom(false, false, false, true), cats }) },
   {
     weight: 4,
     arbitrary: fc.record(
-      { kind: fc.constant('update' as const), pick: fc.nat(), dates, status, hide: fc.boolean({ freq: 5 }), cats },
+      { kind: fc.constant('update' as const), pick: fc.nat(), dates, status, hide: fc.constantFrom(false, false, false, true), cats },
       { requiredKeys: ['kind', 'pick'] },
     ),
   },
@@ -176,7 +176,7 @@ describe('the public list total from kept counts', () => {
         }
         await expectTotals(categories);
       }),
-      { numRuns: 6, seed: 20261128 },
+      { numRuns: 10, seed: 20261128 },
     );
   }, 300_000);
 
