@@ -125,8 +125,8 @@ const ListOrderEnum = describedEnum('ListOrder', 'Order of an event list.', {
 });
 
 /** An event list in its order (the events connection; a written event's edge in the default list). */
-function eventList(ctx: Context, where: object, orderBy: readonly object[], select: object) {
-  return prismaList({ model: 'Event', table: ctx.prisma.event, where, orderBy, select, idsFirst: true });
+function eventList(ctx: Context, where: object, orderBy: readonly object[], select: object, count?: () => Promise<number>) {
+  return prismaList({ model: 'Event', table: ctx.prisma.event, where, orderBy, select, idsFirst: true, count });
 }
 
 export const EventEdgeRef = builder.edgeObject({ type: EventRef, name: 'EventConnectionEdge' });
@@ -150,9 +150,9 @@ builder.queryFields((t) => ({
         'Events in start order, with every filter of the REST list (contract §5.4/§5.5). Cursors hold the order\'s keys (start, or publication date with `include`) and the ID.',
       args: { filter: t.arg({ type: EventFilterInput }), order: t.arg({ type: ListOrderEnum, description: 'Default ASC.' }), ...pageArgs },
       resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
-        const { where, orderBy, window: applied } = await buildEventListQuery(ctx, toEventFilter(args.filter), args.order ?? 'asc');
+        const { where, orderBy, window: applied, count } = await buildEventListQuery(ctx, toEventFilter(args.filter), args.order ?? 'asc');
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
-        const page = await paginate(ctx, args, eventList(ctx, where, orderBy, select));
+        const page = await paginate(ctx, args, eventList(ctx, where, orderBy, select, count));
         return { ...page, window: applied };
       }),
     },

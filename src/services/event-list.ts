@@ -8,6 +8,7 @@ import { geofenceBox } from '../domain/geo.ts';
 import { parseSearchTerms, searchPhraseFault } from '../domain/search.ts';
 import { resolveTermRefs, withDescendants } from './terms.ts';
 import { listStatusWhere } from './visibility.ts';
+import { keptListCount, type KeptCountPlan } from './event-list-count.ts';
 
 export interface EventFilter extends DateBoundValues<string | null> {
   strictDates?: boolean | null;
@@ -55,7 +56,8 @@ async function assertPostsOfType(ctx: Context, ids: number[], type: PostKind, fi
  * live here and nowhere else. `desc`: latest first (the past-events list).
  */
 export async function buildEventListQuery(ctx: Context, filter: EventFilter, direction: 'asc' | 'desc' = 'asc') {
-  const and: Prisma.EventWhereInput[] = [listStatusWhere(ctx, filter.statuses), { hideFromListings: false }];
+  const statusWhere = listStatusWhere<Prisma.EventWhereInput>(ctx, filter.statuses);
+  const and: Prisma.EventWhereInput[] = [statusWhere, { hideFromListings: false }];
   const settings = ctx.settings;
   const window = resolveEventWindow(
     {
@@ -88,8 +90,10 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter, dir
     for (const word of include) and.push(textWhere(word));
     for (const word of exclude) and.push({ NOT: textWhere(word) });
   }
+  let categories: number[] = [];
   if (filter.categories?.length) {
-    const ids = await withDescendants(ctx, await resolveTermRefs(ctx, 'CATEGORY', filter.categories, 'categories'));
+    categories = [...new Set(await resolveTermRefs(ctx, 'CATEGORY', filter.categories, 'categories'))];
+    const ids = await withDescendants(ctx, categories);
     and.push({ categories: { some: { categoryId: { in: ids } } } });
   }
   if (filter.tags?.length) {
@@ -135,8 +139,29 @@ export async function buildEventListQuery(ctx: Context, filter: EventFilter, dir
   }
 
   const orderBy = eventListOrder(ctx, filter, direction);
-  return { where: filter.occurrences === 'SERIES' ? onePerSeries(and) : ({ AND: and } as Prisma.EventWhereInput), orderBy, window: window.applied };
+  const where = filter.occurrences === 'SERIES' ? onePerSeries(and) : ({ AND: and } as Prisma.EventWhereInput);
+  // The kept counts answer the public list by event-local dates, in at most one category: the
+  // status, the listing and the bounds are all its conditions (any other filter adds one).
+  const bounds = localBounds(b);
+  const counted =
+    local &&
+    filter.occurrences !== 'SERIES' &&
+    publishedOnly(statusWhere) &&
+    categories.length <= 1 &&
+    and.length === 2 + bounds.length + categories.length;
+  const plan: KeptCountPlan | null = counted ? { category: categories[0] ?? 0, bounds } : null;
+  const count = plan ? () => keptListCount(ctx, plan, where) : undefined;
+  return { where, orderBy, window: window.applied, count };
 }
+
+/** The status condition lists published events only (what the kept counts count). */
+function publishedOnly(where: Prisma.EventWhereInput): boolean {
+  const status = where.status as { in?: unknown } | undefined;
+  return Object.keys(where).length === 1 && Array.isArray(status?.in) && status.in.length > 0 && status.in.every((s) => s === 'publish');
+}
+
+const localBounds = (b: DateBoundValues<string>): KeptCountPlan['bounds'] =>
+  DATE_BOUND_NAMES.flatMap((bound) => (b[bound] ? [{ bound, wall: b[bound] }] : []));
 
 /**
  * The order of an event list: by start (the time zone mode's start column), or by publication

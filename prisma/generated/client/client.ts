@@ -127,8 +127,24 @@ export type EventCategory = Prisma.EventCategoryModel
  */
 export type EventTag = Prisma.EventTagModel
 /**
- * Model TransferMapping
+ * Model EventListCount
  * Where imported records came from (`npm run cal -- import`): one row per source record, so later
  * runs update the same local record instead of creating another, and know when nothing changed.
+ * Listed events (published, not hidden from listings) by the day they start and the day they end,
+ * event-local: the public list's total sums the days wholly inside its window and counts the
+ * events of the window's edge days exactly, so it no longer reads every matching event. Kept exact
+ * by database triggers (migration 20261128005757_event_list_counts); never written by the code.
+ */
+export type EventListCount = Prisma.EventListCountModel
+/**
+ * Model EventListState
+ * What `EventListCount` holds for each event (its days, and the categories it counts in: those it
+ * links and their ancestors), so the triggers take out exactly what they put in, whatever changed.
+ * One row per event, listed or not: its lock is how concurrent writers of the event take turns.
+ */
+export type EventListState = Prisma.EventListStateModel
+/**
+ * Model TransferMapping
+ * 
  */
 export type TransferMapping = Prisma.TransferMappingModel

@@ -413,6 +413,8 @@ export const ModelName = {
   EventOrganizer: 'EventOrganizer',
   EventCategory: 'EventCategory',
   EventTag: 'EventTag',
+  EventListCount: 'EventListCount',
+  EventListState: 'EventListState',
   TransferMapping: 'TransferMapping'
 } as const
 
@@ -429,7 +431,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "post" | "term" | "user" | "applicationPassword" | "event" | "eventOccurrence" | "venue" | "organizer" | "attachment" | "upload" | "category" | "tag" | "eventVenue" | "eventOrganizer" | "eventCategory" | "eventTag" | "transferMapping"
+    modelProps: "post" | "term" | "user" | "applicationPassword" | "event" | "eventOccurrence" | "venue" | "organizer" | "attachment" | "upload" | "category" | "tag" | "eventVenue" | "eventOrganizer" | "eventCategory" | "eventTag" | "eventListCount" | "eventListState" | "transferMapping"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1617,6 +1619,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EventListCount: {
+      payload: Prisma.$EventListCountPayload<ExtArgs>
+      fields: Prisma.EventListCountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EventListCountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EventListCountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        findFirst: {
+          args: Prisma.EventListCountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EventListCountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        findMany: {
+          args: Prisma.EventListCountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>[]
+        }
+        create: {
+          args: Prisma.EventListCountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        createMany: {
+          args: Prisma.EventListCountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EventListCountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>[]
+        }
+        delete: {
+          args: Prisma.EventListCountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        update: {
+          args: Prisma.EventListCountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        deleteMany: {
+          args: Prisma.EventListCountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EventListCountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EventListCountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>[]
+        }
+        upsert: {
+          args: Prisma.EventListCountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListCountPayload>
+        }
+        aggregate: {
+          args: Prisma.EventListCountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEventListCount>
+        }
+        groupBy: {
+          args: Prisma.EventListCountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventListCountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EventListCountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventListCountCountAggregateOutputType> | number
+        }
+      }
+    }
+    EventListState: {
+      payload: Prisma.$EventListStatePayload<ExtArgs>
+      fields: Prisma.EventListStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EventListStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EventListStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        findFirst: {
+          args: Prisma.EventListStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EventListStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        findMany: {
+          args: Prisma.EventListStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>[]
+        }
+        create: {
+          args: Prisma.EventListStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        createMany: {
+          args: Prisma.EventListStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EventListStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>[]
+        }
+        delete: {
+          args: Prisma.EventListStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        update: {
+          args: Prisma.EventListStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.EventListStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EventListStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EventListStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.EventListStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventListStatePayload>
+        }
+        aggregate: {
+          args: Prisma.EventListStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEventListState>
+        }
+        groupBy: {
+          args: Prisma.EventListStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventListStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EventListStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventListStateCountAggregateOutputType> | number
+        }
+      }
+    }
     TransferMapping: {
       payload: Prisma.$TransferMappingPayload<ExtArgs>
       fields: Prisma.TransferMappingFieldRefs
@@ -1978,6 +2128,26 @@ export const EventTagScalarFieldEnum = {
 } as const
 
 export type EventTagScalarFieldEnum = (typeof EventTagScalarFieldEnum)[keyof typeof EventTagScalarFieldEnum]
+
+
+export const EventListCountScalarFieldEnum = {
+  categoryId: 'categoryId',
+  startDay: 'startDay',
+  endDay: 'endDay',
+  events: 'events'
+} as const
+
+export type EventListCountScalarFieldEnum = (typeof EventListCountScalarFieldEnum)[keyof typeof EventListCountScalarFieldEnum]
+
+
+export const EventListStateScalarFieldEnum = {
+  eventId: 'eventId',
+  startDay: 'startDay',
+  endDay: 'endDay',
+  categories: 'categories'
+} as const
+
+export type EventListStateScalarFieldEnum = (typeof EventListStateScalarFieldEnum)[keyof typeof EventListStateScalarFieldEnum]
 
 
 export const TransferMappingScalarFieldEnum = {
@@ -2352,6 +2522,8 @@ export type GlobalOmitConfig = {
   eventOrganizer?: Prisma.EventOrganizerOmit
   eventCategory?: Prisma.EventCategoryOmit
   eventTag?: Prisma.EventTagOmit
+  eventListCount?: Prisma.EventListCountOmit
+  eventListState?: Prisma.EventListStateOmit
   transferMapping?: Prisma.TransferMappingOmit
 }
 

@@ -67,6 +67,8 @@ export const ModelName = {
   EventOrganizer: 'EventOrganizer',
   EventCategory: 'EventCategory',
   EventTag: 'EventTag',
+  EventListCount: 'EventListCount',
+  EventListState: 'EventListState',
   TransferMapping: 'TransferMapping'
 } as const
 
@@ -334,6 +336,26 @@ export const EventTagScalarFieldEnum = {
 } as const
 
 export type EventTagScalarFieldEnum = (typeof EventTagScalarFieldEnum)[keyof typeof EventTagScalarFieldEnum]
+
+
+export const EventListCountScalarFieldEnum = {
+  categoryId: 'categoryId',
+  startDay: 'startDay',
+  endDay: 'endDay',
+  events: 'events'
+} as const
+
+export type EventListCountScalarFieldEnum = (typeof EventListCountScalarFieldEnum)[keyof typeof EventListCountScalarFieldEnum]
+
+
+export const EventListStateScalarFieldEnum = {
+  eventId: 'eventId',
+  startDay: 'startDay',
+  endDay: 'endDay',
+  categories: 'categories'
+} as const
+
+export type EventListStateScalarFieldEnum = (typeof EventListStateScalarFieldEnum)[keyof typeof EventListStateScalarFieldEnum]
 
 
 export const TransferMappingScalarFieldEnum = {

@@ -14,8 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model TransferMapping
- * Where imported records came from (`npm run cal -- import`): one row per source record, so later
- * runs update the same local record instead of creating another, and know when nothing changed.
+ * 
  */
 export type TransferMappingModel = runtime.Types.Result.DefaultSelection<Prisma.$TransferMappingPayload>
 
