@@ -13,8 +13,9 @@
 import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-document-node/core';
 import type { AppState, Context } from '../../src/services/context.ts';
 import { canCreatePosts } from '../../src/domain/capabilities.ts';
+import { RETRY_AFTER_S } from '../../src/db/unavailable.ts';
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
-import { internalError } from '../wp/errors.ts';
+import { internalError, serviceUnavailable } from '../wp/errors.ts';
 import type { ArgMap, EndpointDef, HttpMethod, RouteDef, WpRequest, WpResponse } from '../wp/types.ts';
 import type { RestErrorFragment } from '../generated/operations.ts';
 import { found, raisedError, type Resource, type RestError } from './errors.ts';
@@ -166,6 +167,7 @@ export async function run<D extends OperationDocument>(
   const result = await deps.execute(operation, variables as Record<string, unknown>, context);
   const raised = result.errors?.length === 1 ? raisedError(result.errors[0]!) : null;
   if (raised) return raised;
+  if (result.errors?.some((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE')) throw serviceUnavailable(RETRY_AFTER_S);
   if (result.errors?.length || !result.data) {
     deps.logger.error({ errors: result.errors, operation: operation.name }, 'REST operation failed');
     throw internalError();

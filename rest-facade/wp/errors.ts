@@ -30,6 +30,8 @@ export class WpError {
   readonly data: Record<string, unknown> | null;
   /** WordPress `additional_data` (e.g. `term_exists`). */
   readonly additionalData?: unknown[];
+  /** Headers the answer carries besides the standard ones (`Retry-After`). */
+  headers?: Record<string, string>;
 
   constructor(code: string, message: MessageRef, data: Record<string, unknown> | null = null, additionalData?: unknown[]) {
     this.code = code;
@@ -136,6 +138,7 @@ export const ERROR_CODES = {
   'event-tickets-not-active': 400,
   'event-tickets-api-not-active': 400,
   internal_server_error: 500,
+  service_unavailable: 503,
   rest_payload_too_large: 413,
   incorrect_password: 401,
   invalid_username: 401,
@@ -171,6 +174,13 @@ export function forbidden(user: { anonymous: boolean }): WpError {
 
 export function internalError(): WpError {
   return tableError('internal_server_error');
+}
+
+/** The database cannot serve for a moment (src/db/unavailable.ts): 503, and when to try again. */
+export function serviceUnavailable(retryAfterS: number): WpError {
+  const error = tableError('service_unavailable');
+  error.headers = { 'Retry-After': String(retryAfterS) };
+  return error;
 }
 
 /** The per-parameter message of a plain validator refusal. */

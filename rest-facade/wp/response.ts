@@ -303,6 +303,7 @@ export function sendWp(out: ResponseWriter, result: WpResponse | WpError, o: Sen
   if (result instanceof WpError) {
     status = result.status;
     data = result.toBody(o.t);
+    Object.assign(headers, result.headers);
   } else {
     status = result.status ?? 200;
     data = result.body;

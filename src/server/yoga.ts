@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
+import { databaseUnavailable, RETRY_AFTER_S } from '../db/unavailable.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
 import { graphiqlExamples } from './graphiql-examples.ts';
@@ -73,6 +74,11 @@ export function createGraphQLServer(
         if (exceededBudget(original ?? error)) {
           return createGraphQLError('This request needs more database work than one request may do; ask for less.', {
             extensions: { code: 'REQUEST_TOO_EXPENSIVE' },
+          });
+        }
+        if (databaseUnavailable(original ?? error)) {
+          return createGraphQLError('The database is unavailable for a moment; try again shortly.', {
+            extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_S) } } },
           });
         }
         if (nulInText(original ?? error)) {

@@ -15,6 +15,7 @@ import type { ResultOf, TypedDocumentNode, VariablesOf } from '@graphql-typed-do
 import type { DocumentNode } from 'graphql';
 import type { Context as KoaContext } from 'koa';
 import type { AppState, Context } from '../services/context.ts';
+import { RETRY_AFTER_S } from '../db/unavailable.ts';
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import * as generated from './generated/operations.ts';
 
@@ -32,7 +33,7 @@ export class PageRefusal extends Error {
   constructor(
     readonly status: number,
     message = '',
-    /** Seconds, for a 429. */
+    /** Seconds, for a 429 or a 503 (`Retry-After`). */
     readonly retryAfter?: number,
   ) {
     super(message);
@@ -77,6 +78,7 @@ export function createPageData(executor: Executor): { run: PageRun } {
       const status = typeof type === 'string' ? REFUSAL_STATUS[type] : undefined;
       if (status) throw new PageRefusal(status, error.message);
       if (error.extensions?.code === 'BAD_USER_INPUT') throw new PageRefusal(400, error.message);
+      if (error.extensions?.code === 'SERVICE_UNAVAILABLE') throw new PageRefusal(503, error.message, RETRY_AFTER_S);
       throw new Error(`page operation ${op.name} failed: ${result.errors!.map((e) => e.message).join('; ')}`);
     }
     if (!result.data) throw new Error(`page operation ${op.name} returned no data`);

@@ -205,6 +205,7 @@ export function guarded(site: Site, handler: (ctx: Context) => Promise<void> | v
       await handler(ctx);
     } catch (error) {
       if (!(error instanceof PageRefusal)) throw error;
+      if (error.retryAfter !== undefined) ctx.set('Retry-After', String(error.retryAfter));
       site.refuse(ctx, error.status, error.message);
     }
   };

@@ -3,7 +3,8 @@
  * PostgreSQL server must stay up for everyone else, so the outage is of this test's own database:
  * it stops accepting connections (`ALLOW_CONNECTIONS false`) and every connection to it is ended
  * (`pg_terminate_backend`). Expected: /readyz 503 while /healthz stays 200, requests answer at once
- * in the API's error shapes without internals, and everything works again once it is back.
+ * 503 with `Retry-After` in the API's error shapes without internals, and everything works again
+ * once it is back.
  */
 import net from 'node:net';
 import { Redis } from 'ioredis';
@@ -47,12 +48,21 @@ describe.runIf(testBackend === 'postgres')('PostgreSQL outage', () => {
         for (const headers of [{}, { authorization: auth }] as Record<string, string>[]) {
           const res = await get('/wp-json/cal/events/v1/events', headers);
           const body = (await res.json()) as { code: string; message: string; data: { status: number } };
-          expect(res.status).toBeGreaterThanOrEqual(500);
-          expect(body).toMatchObject({ code: expect.any(String), message: expect.any(String), data: { status: res.status } });
+          // Unavailable for a moment, not broken: 503 and when to try again, in the REST error shape.
+          expect(res.status).toBe(503);
+          expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+          expect(body).toMatchObject({ code: 'service_unavailable', message: expect.any(String), data: { status: 503 } });
           expect(JSON.stringify(body)).not.toMatch(/stack|prisma|accepting connections|at .*\.ts/i);
         }
-        const gql = (await (await graphql()).json()) as { errors: { message: string }[] };
-        expect(gql.errors.map((e) => e.message)).toEqual(['Unexpected error.']);
+        const gqlRes = await graphql();
+        expect(gqlRes.status).toBe(503);
+        expect(gqlRes.headers.get('retry-after')).toMatch(/^\d+$/);
+        const gql = (await gqlRes.json()) as { errors: { message: string; extensions: { code: string } }[] };
+        expect(gql.errors.map((e) => e.extensions.code)).toEqual(['SERVICE_UNAVAILABLE']);
+        expect(JSON.stringify(gql)).not.toMatch(/stack|prisma|accepting connections|at .*\.ts/i);
+        const page = await get('/events/');
+        expect(page.status).toBe(503);
+        expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
       } finally {
         await admin(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       }
