@@ -27,7 +27,8 @@ const ifStale = process.argv.includes('--if-stale');
 const now = inputs();
 const stamp = readStamp();
 if (ifStale && isCurrent(now, stamp)) process.exit(0);
-// Loaded only to build: `npm start` runs this check first, and loading esbuild took ~40 % of it.
+// Loaded only to build: `--if-stale` callers (the benches, the topology run) check first, and
+// loading esbuild took ~40 % of that check.
 const { build } = await import('esbuild');
 // A removed source would otherwise live on in dist/ (operations are read by directory listing).
 if (stamp && stamp.list !== now.list) rmSync(dist, { recursive: true, force: true });
