@@ -52,37 +52,19 @@ export function changeKeys(change: { kind: string; id: number }): string[] {
  */
 export const MAX_KEYS_HEADER_BYTES = 4_000;
 
-/** The keys one request (or one operation of it) has read. */
+/** The keys one request has read. */
 export class SurrogateKeys {
   private readonly records = new Map<KeyedType, Set<number>>();
   private readonly families = new Set<KeyedType>();
-  private readonly parent: SurrogateKeys | null;
-
-  constructor(parent: SurrogateKeys | null = null) {
-    this.parent = parent;
-  }
-
-  /** A collector whose keys also reach this one (one operation of a request, kept with its cached result). */
-  child(): SurrogateKeys {
-    return new SurrogateKeys(this);
-  }
 
   record(type: KeyedType, id: number): void {
     let ids = this.records.get(type);
     if (!ids) this.records.set(type, (ids = new Set()));
     ids.add(id);
-    this.parent?.record(type, id);
   }
 
   family(type: KeyedType): void {
     this.families.add(type);
-    this.parent?.family(type);
-  }
-
-  /** Adds everything another collector holds (a cached result's keys, replayed on a hit). */
-  addAll(other: SurrogateKeys): void {
-    for (const [type, ids] of other.records) for (const id of ids) this.record(type, id);
-    for (const type of other.families) this.family(type);
   }
 
   get empty(): boolean {
