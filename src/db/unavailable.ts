@@ -4,6 +4,7 @@
  * answered 503 with `Retry-After` in each API's error shape, and a retry a few seconds later
  * usually succeeds. Everything else stays an unexpected error (500).
  */
+import { errorChain } from './error-chain.ts';
 
 /** Seconds a client should wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_S = 5;
@@ -20,19 +21,12 @@ const ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOS
 const MESSAGES =
   /Connection terminated|not currently accepting connections|the database system is (?:starting up|shutting down|in recovery mode|not yet accepting connections)|terminating connection due to administrator command|Can't reach database server|Server has closed the connection/i;
 
-type Chained = { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown }; originalError?: unknown };
-
-/** Whether `e`, or an error it wraps (Prisma's `meta.driverAdapterError`, `cause`, GraphQL's `originalError`), says the database is unavailable. */
+/** Whether `e`, or an error it wraps (errorChain), says the database is unavailable. */
 export function databaseUnavailable(e: unknown): boolean {
-  const pending: unknown[] = [e];
-  for (let seen = 0; pending.length && seen < 12; seen++) {
-    const cur = pending.shift() as Chained | null | undefined;
-    if (!cur || typeof cur !== 'object') continue;
-    const { code, kind, message } = cur;
+  for (const { code, kind, message } of errorChain(e)) {
     if (typeof code === 'string' && (SQLSTATES.has(code) || PRISMA_CODES.has(code) || ERRNO.has(code))) return true;
     if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
     if (typeof message === 'string' && MESSAGES.test(message)) return true;
-    pending.push(cur.cause, cur.meta?.driverAdapterError, cur.originalError);
   }
   return false;
 }

@@ -3,6 +3,7 @@ import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
+import { errorChain } from '../db/error-chain.ts';
 import { databaseUnavailable, RETRY_AFTER_S } from '../db/unavailable.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
@@ -31,11 +32,9 @@ function withCode(error: GraphQLError): GraphQLError {
   });
 }
 
-/** Prisma wraps adapter errors; the original message survives in the chain. */
+/** Prisma wraps adapter errors; the original message survives in the chain (errorChain). */
 function causedBy(e: unknown, test: (message: string) => boolean): boolean {
-  for (let cur = e as { message?: unknown; cause?: unknown } | undefined, i = 0; cur && i < 5; cur = cur.cause as typeof cur, i++) {
-    if (typeof cur.message === 'string' && test(cur.message)) return true;
-  }
+  for (const { message } of errorChain(e)) if (typeof message === 'string' && test(message)) return true;
   return false;
 }
 const exceededBudget = (e: unknown) => causedBy(e, (m) => m.includes(QUERY_BUDGET_MESSAGE));
