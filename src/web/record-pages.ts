@@ -464,7 +464,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     router.get('/robots.txt', (ctx) => {
       ctx.type = 'text/plain; charset=utf-8';
       ctx.set('X-Content-Type-Options', 'nosniff');
-        ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
+      ctx.body = robotsTxt(`${deps.urlsOf(ctx).site}/sitemap.xml`);
     });
   }
 
