@@ -13,14 +13,15 @@ export function absoluteImageUrl(url: string, site: string): string {
  */
 export function presentImage(image: RestImageFragment | null | undefined, site: string): JsonObject | false {
   if (!image || !image.url) return false;
-  const out: JsonObject = { url: absoluteImageUrl(image.url, site), id: image.databaseId, extension: image.extension };
-  const meta: Array<[string, unknown]> = [
-    ['width', image.width],
-    ['height', image.height],
-    ['filesize', image.filesize],
-    ['sizes', image.sizes],
-  ];
-  for (const [k, v] of meta) if (!isEmptyValue(v)) out[k] = v;
-  for (const k of ['url', 'extension'] as const) if (isEmptyValue(out[k])) delete out[k];
+  // Member by member, in this order (no list of pairs per image: a page presents over a hundred).
+  const out: JsonObject = {};
+  const url = absoluteImageUrl(image.url, site);
+  if (!isEmptyValue(url)) out.url = url;
+  out.id = image.databaseId;
+  if (!isEmptyValue(image.extension)) out.extension = image.extension;
+  if (!isEmptyValue(image.width)) out.width = image.width;
+  if (!isEmptyValue(image.height)) out.height = image.height;
+  if (!isEmptyValue(image.filesize)) out.filesize = image.filesize;
+  if (!isEmptyValue(image.sizes)) out.sizes = image.sizes;
   return out;
 }
