@@ -9,6 +9,9 @@ import { errorChain } from './error-chain.ts';
 /** Seconds a client should wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_S = 5;
 
+/** What the server says where no translated message is at hand (GraphQL, and errors no API handler answered). */
+export const UNAVAILABLE_MESSAGE = 'The database is unavailable for a moment; try again shortly.';
+
 /** SQLSTATEs of a server shutting down, starting up or crashed, and of connection failures (class 08). */
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
 /** Prisma's codes for an unreachable or vanished server and for a pool that found no connection in time. */

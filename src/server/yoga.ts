@@ -4,7 +4,7 @@ import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
 import { errorChain } from '../db/error-chain.ts';
-import { databaseUnavailable, RETRY_AFTER_S } from '../db/unavailable.ts';
+import { databaseUnavailable, RETRY_AFTER_S, UNAVAILABLE_MESSAGE } from '../db/unavailable.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
 import { renderGraphiQL } from './graphiql.ts';
 import { graphiqlExamples } from './graphiql-examples.ts';
@@ -76,7 +76,7 @@ export function createGraphQLServer(
           });
         }
         if (databaseUnavailable(original ?? error)) {
-          return createGraphQLError('The database is unavailable for a moment; try again shortly.', {
+          return createGraphQLError(UNAVAILABLE_MESSAGE, {
             extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(RETRY_AFTER_S) } } },
           });
         }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { databaseUnavailable, RETRY_AFTER_S } from '../../db/unavailable.ts';
+import { databaseUnavailable, RETRY_AFTER_S, UNAVAILABLE_MESSAGE } from '../../db/unavailable.ts';
 import type { AppState } from '../../services/context.ts';
 
 /**
@@ -17,7 +17,7 @@ export function useErrorCatch(logger: Logger): Middleware<AppState> {
         logger.warn({ requestId: ctx.state.requestId }, 'database unavailable');
         ctx.status = 503;
         ctx.set('Retry-After', String(RETRY_AFTER_S));
-        ctx.body = { code: 'service_unavailable', message: 'The database is unavailable for a moment; try again shortly.', data: { status: 503 } };
+        ctx.body = { code: 'service_unavailable', message: UNAVAILABLE_MESSAGE, data: { status: 503 } };
         return;
       }
       logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
