@@ -10,6 +10,7 @@
  * do event handlers; URLs outside `wp_allowed_protocols()` (`javascript:`, `data:`, …) are dropped.
  */
 import { createRequire } from 'node:module';
+import type { Tokenizer, TokenizerCallbacks } from 'htmlparser2';
 import type sanitizeHtml from 'sanitize-html';
 
 export type KsesContext = 'data' | 'post';
@@ -178,13 +179,78 @@ const POST_OPTIONS: sanitizeHtml.IOptions = {
   allowVulnerableTags: false,
 };
 
+/** sanitize-html's options for each context, as `kses` gives them (it adds its parser and depth checks). */
+export const KSES_OPTIONS: Readonly<Record<KsesContext, sanitizeHtml.IOptions>> = { data: DATA_OPTIONS, post: POST_OPTIONS };
+
 /**
  * sanitize-html (with its HTML parser) is loaded on the first write that needs filtering, not at
  * start: most writers may post unfiltered HTML, and reads never filter. It is CommonJS, so a
  * synchronous `require` keeps `kses` synchronous.
  */
 let sanitizer: typeof sanitizeHtml | undefined;
+let tokenizer: typeof Tokenizer | undefined;
 const requireHere = createRequire(import.meta.url);
+
+/**
+ * The parser's callbacks, with text reported in adjoining pieces handed on as one piece. The
+ * tokenizer ends a piece of text at every `<`, even one that starts no tag, and sanitize-html
+ * escapes each piece with six regular expressions: a megabyte of `<` took a second as a million
+ * pieces, and a fifth of that as one. Escaping is character by character, so the output is the
+ * same; any other callback hands on the text held first, so the order is the same too.
+ */
+function joiningText(cbs: TokenizerCallbacks): TokenizerCallbacks {
+  // The text held back, if any (the tokenizer may start a piece at -1: no sentinel index).
+  let held = false;
+  let start = 0;
+  let end = 0;
+  const flush = () => {
+    if (!held) return;
+    held = false;
+    cbs.ontext(start, end);
+  };
+  const after =
+    <A extends unknown[]>(callback: (...args: A) => void) =>
+    (...args: A) => {
+      flush();
+      callback.apply(cbs, args);
+    };
+  return {
+    ontext(from, to) {
+      if (held && from === end) {
+        end = to;
+        return;
+      }
+      flush();
+      held = true;
+      start = from;
+      end = to;
+    },
+    ontextentity: after(cbs.ontextentity),
+    onattribdata: after(cbs.onattribdata),
+    onattribentity: after(cbs.onattribentity),
+    onattribend: after(cbs.onattribend),
+    onattribname: after(cbs.onattribname),
+    oncdata: after(cbs.oncdata),
+    onclosetag: after(cbs.onclosetag),
+    oncomment: after(cbs.oncomment),
+    ondeclaration: after(cbs.ondeclaration),
+    onend: after(cbs.onend),
+    onopentagend: after(cbs.onopentagend),
+    onopentagname: after(cbs.onopentagname),
+    onprocessinginstruction: after(cbs.onprocessinginstruction),
+    onselfclosingtag: after(cbs.onselfclosingtag),
+  };
+}
+
+/** htmlparser2's tokenizer (the one sanitize-html's parser loads) over `joiningText` callbacks. */
+function joiningTokenizer(): typeof Tokenizer {
+  const Base = (requireHere('htmlparser2') as typeof import('htmlparser2')).Tokenizer;
+  return class JoiningTokenizer extends Base {
+    constructor(options: ConstructorParameters<typeof Tokenizer>[0], cbs: TokenizerCallbacks) {
+      super(options, joiningText(cbs));
+    }
+  };
+}
 
 /**
  * How deep elements may nest in filtered HTML (browsers stop nesting there too: Chromium's parser
@@ -204,6 +270,7 @@ export class HtmlTooDeepError extends Error {
 /** `wp_filter_kses` (`'data'`) or `wp_filter_post_kses` (`'post'`) on one value; throws `HtmlTooDeepError`. */
 export function kses(html: string, context: KsesContext): string {
   sanitizer ??= requireHere('sanitize-html') as typeof sanitizeHtml;
+  tokenizer ??= joiningTokenizer();
   // The parser reports every element it opens and every one it closes (implied closes and void
   // elements included): the difference is the depth of its stack of open elements.
   let depth = 0;
@@ -211,5 +278,5 @@ export function kses(html: string, context: KsesContext): string {
     if (++depth > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
   };
   const onCloseTag = () => void depth--;
-  return sanitizer(html, { ...(context === 'data' ? DATA_OPTIONS : POST_OPTIONS), onOpenTag, onCloseTag });
+  return sanitizer(html, { ...KSES_OPTIONS[context], parser: { Tokenizer: tokenizer }, onOpenTag, onCloseTag });
 }

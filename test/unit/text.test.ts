@@ -1,6 +1,8 @@
+import fc from 'fast-check';
+import sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
 import { inferCurrency } from '../../src/domain/cost.ts';
-import { HtmlTooDeepError, kses, MAX_HTML_DEPTH } from '../../src/domain/kses.ts';
+import { HtmlTooDeepError, kses, KSES_OPTIONS, MAX_HTML_DEPTH } from '../../src/domain/kses.ts';
 import { slugify } from '../../src/domain/slug.ts';
 import { autop, escapeHtml, htmlToText, renderContent, renderExcerpt, renderTitle, stripAllTags, stripTags, texturize } from '../../src/domain/text.ts';
 import { parseList } from '../../rest-facade/wp/coerce.ts';
@@ -178,5 +180,28 @@ describe('text steps are linear and answer as the expressions they replace', () 
     expect(kses('<p>a'.repeat(2_000), 'post')).toBe('<p>a</p>'.repeat(2_000));
     expect(kses('<br>'.repeat(2_000), 'data')).toBe('');
     expect(() => kses(nested(50_000), 'post')).toThrow(HtmlTooDeepError);
+  });
+
+  it('kses answers exactly as sanitize-html with its own parser, text pieces joined or not', () => {
+    // Pieces that move the tokenizer between its states: tags, attributes, entities, comments,
+    // raw-text elements (whose text sanitize-html passes on unescaped), styles and URLs.
+    const piece = fc.constantFrom(
+      '<', '<<', '>', '</', '<!', '<?', '<!--', '-->', '/>', '&', '&amp;', '&lt;', '&#60;', '&#x3c;', '&amp', '&not', '&bogus;',
+      'a', 'p', 'b', 'em', 'br', 'textarea', 'script', 'style', 'title', 'xmp', 'svg', 'option', 'iframe', 'data-x', 'href', 'class',
+      ' ', '\n', '=', '"', "'", 'javascript:', 'http://x', 'color:red', ';', '1', '\u0301', 'é', '\0',
+    );
+    const html = fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(html, fc.constantFrom('data', 'post'), (text, context: 'data' | 'post') => {
+        expect(kses(text, context)).toBe(sanitizeHtml(text, KSES_OPTIONS[context]));
+      }),
+      { numRuns: 5_000 },
+    );
+    // The runs the tokenizer cuts into a piece per character, as one piece now.
+    for (const unit of ['<', '< ', '<1', '<\u0301', '>', '&'])
+      for (const context of ['data', 'post'] as const) {
+        const text = unit.repeat(2_000);
+        expect(kses(text, context)).toBe(sanitizeHtml(text, KSES_OPTIONS[context]));
+      }
   });
 });
