@@ -10,7 +10,7 @@
  * do event handlers; URLs outside `wp_allowed_protocols()` (`javascript:`, `data:`, …) are dropped.
  */
 import { createRequire } from 'node:module';
-import type { Tokenizer, TokenizerCallbacks } from 'htmlparser2';
+import type { Handler, Tokenizer, TokenizerCallbacks } from 'htmlparser2';
 import type sanitizeHtml from 'sanitize-html';
 
 export type KsesContext = 'data' | 'post';
@@ -192,53 +192,83 @@ let tokenizer: typeof Tokenizer | undefined;
 const requireHere = createRequire(import.meta.url);
 
 /**
- * The parser's callbacks, with text reported in adjoining pieces handed on as one piece. The
- * tokenizer ends a piece of text at every `<`, even one that starts no tag, and sanitize-html
- * escapes each piece with six regular expressions: a megabyte of `<` took a second as a million
- * pieces, and a fifth of that as one. Escaping is character by character, so the output is the
- * same; any other callback hands on the text held first, so the order is the same too.
+ * htmlparser2's parser as its tokenizer sees it: the tokenizer's callbacks, and the members the
+ * joining below reads (the parser's own handler, the slicer of its input and the indices it keeps).
+ * These are the parser's internals: the property test in test/unit/text.test.ts compares kses with
+ * sanitize-html on its own parser, and fails if they change.
  */
-function joiningText(cbs: TokenizerCallbacks): TokenizerCallbacks {
-  // The text held back, if any (the tokenizer may start a piece at -1: no sentinel index).
+type ParserInside = TokenizerCallbacks & {
+  cbs: Partial<Handler>;
+  getSlice(start: number, end: number): string;
+  startIndex: number;
+  endIndex: number;
+};
+
+/**
+ * The parser's callbacks, with text reported in successive pieces handed on as one piece. The
+ * tokenizer ends a piece of text at every `<`, even one that starts no tag, and at every
+ * character reference (`&amp;`), and sanitize-html escapes each piece with six regular
+ * expressions: a megabyte of `<` took a second as a million pieces, and a fifth of that as one.
+ * Escaping is character by character, so the output is the same; any other callback hands on the
+ * text held first, so the order is the same too. Text that is one range of the input goes through
+ * the parser's own path; text with references decoded in it goes to the handler as the parser
+ * would hand each piece (`ontext`), joined.
+ */
+function joiningText(parser: ParserInside): TokenizerCallbacks {
+  // The text held back: a range of the input (`start`-`end`), or, once a reference or a range
+  // that does not adjoin joins it, `text` (the tokenizer may start a piece at -1: no sentinel).
   let held = false;
   let start = 0;
   let end = 0;
+  let text: string | null = null;
+  const heldText = () => text ?? parser.getSlice(start, end);
   const flush = () => {
     if (!held) return;
     held = false;
-    cbs.ontext(start, end);
+    if (text === null) return parser.ontext(start, end);
+    const joined = text;
+    text = null;
+    // What the parser's `ontext` does around its handler's.
+    parser.endIndex = end - 1;
+    parser.cbs.ontext?.(joined);
+    parser.startIndex = end;
   };
   const after =
     <A extends unknown[]>(callback: (...args: A) => void) =>
     (...args: A) => {
       flush();
-      callback.apply(cbs, args);
+      callback.apply(parser, args);
     };
   return {
     ontext(from, to) {
-      if (held && from === end) {
-        end = to;
-        return;
+      if (!held) {
+        held = true;
+        start = from;
+      } else if (text !== null || from !== end) {
+        text = heldText() + parser.getSlice(from, to);
       }
-      flush();
-      held = true;
-      start = from;
       end = to;
     },
-    ontextentity: after(cbs.ontextentity),
-    onattribdata: after(cbs.onattribdata),
-    onattribentity: after(cbs.onattribentity),
-    onattribend: after(cbs.onattribend),
-    onattribname: after(cbs.onattribname),
-    oncdata: after(cbs.oncdata),
-    onclosetag: after(cbs.onclosetag),
-    oncomment: after(cbs.oncomment),
-    ondeclaration: after(cbs.ondeclaration),
-    onend: after(cbs.onend),
-    onopentagend: after(cbs.onopentagend),
-    onopentagname: after(cbs.onopentagname),
-    onprocessinginstruction: after(cbs.onprocessinginstruction),
-    onselfclosingtag: after(cbs.onselfclosingtag),
+    ontextentity(codePoint, to) {
+      // The parser decodes with `fromCodePoint` of `entities`, which is String.fromCodePoint.
+      const piece = String.fromCodePoint(codePoint);
+      text = held ? heldText() + piece : piece;
+      held = true;
+      end = to;
+    },
+    onattribdata: after(parser.onattribdata),
+    onattribentity: after(parser.onattribentity),
+    onattribend: after(parser.onattribend),
+    onattribname: after(parser.onattribname),
+    oncdata: after(parser.oncdata),
+    onclosetag: after(parser.onclosetag),
+    oncomment: after(parser.oncomment),
+    ondeclaration: after(parser.ondeclaration),
+    onend: after(parser.onend),
+    onopentagend: after(parser.onopentagend),
+    onopentagname: after(parser.onopentagname),
+    onprocessinginstruction: after(parser.onprocessinginstruction),
+    onselfclosingtag: after(parser.onselfclosingtag),
   };
 }
 
@@ -246,8 +276,8 @@ function joiningText(cbs: TokenizerCallbacks): TokenizerCallbacks {
 function joiningTokenizer(): typeof Tokenizer {
   const Base = (requireHere('htmlparser2') as typeof import('htmlparser2')).Tokenizer;
   return class JoiningTokenizer extends Base {
-    constructor(options: ConstructorParameters<typeof Tokenizer>[0], cbs: TokenizerCallbacks) {
-      super(options, joiningText(cbs));
+    constructor(options: ConstructorParameters<typeof Tokenizer>[0], parser: TokenizerCallbacks) {
+      super(options, joiningText(parser as ParserInside));
     }
   };
 }

@@ -182,11 +182,12 @@ describe('text steps are linear and answer as the expressions they replace', () 
     expect(() => kses(nested(50_000), 'post')).toThrow(HtmlTooDeepError);
   });
 
-  it('kses answers exactly as sanitize-html with its own parser, text pieces joined or not', () => {
+  it('kses answers exactly as sanitize-html with its own parser, text pieces and references joined or not', () => {
     // Pieces that move the tokenizer between its states: tags, attributes, entities, comments,
     // raw-text elements (whose text sanitize-html passes on unescaped), styles and URLs.
     const piece = fc.constantFrom(
-      '<', '<<', '>', '</', '<!', '<?', '<!--', '-->', '/>', '&', '&amp;', '&lt;', '&#60;', '&#x3c;', '&amp', '&not', '&bogus;',
+      '<', '<<', '>', '</', '</>', '<!', '<?', '<!--', '-->', '/>', '&', '&amp;', '&lt;', '&#60;', '&#x3c;', '&amp', '&not', '&notin;', '&bogus;',
+      '&#128;', '&#0;', '&#xD800;', '&#x1F600;', '&#x110000;', '&NotEqualTilde;', '&#',
       'a', 'p', 'b', 'em', 'br', 'textarea', 'script', 'style', 'title', 'xmp', 'svg', 'option', 'iframe', 'data-x', 'href', 'class',
       ' ', '\n', '=', '"', "'", 'javascript:', 'http://x', 'color:red', ';', '1', '\u0301', 'é', '\0',
     );
@@ -197,8 +198,8 @@ describe('text steps are linear and answer as the expressions they replace', () 
       }),
       { numRuns: 5_000 },
     );
-    // The runs the tokenizer cuts into a piece per character, as one piece now.
-    for (const unit of ['<', '< ', '<1', '<\u0301', '>', '&'])
+    // Runs the tokenizer cuts into a piece per character or reference, which kses joins.
+    for (const unit of ['<', '< ', '<1', '<\u0301', '>', '&', '&amp;&#8217;&#x27;&bogus;& &'])
       for (const context of ['data', 'post'] as const) {
         const text = unit.repeat(2_000);
         expect(kses(text, context)).toBe(sanitizeHtml(text, KSES_OPTIONS[context]));
