@@ -11,11 +11,12 @@ import type { Context } from '../src/services/context.ts';
 
 /** What every list connection carries next to Relay's edges/pageInfo (the numbers REST's headers need; schema/pagination.ts). */
 export interface PageNumbers {
-  totalCount: number;
+  /** Counted only when the operation reads it (`totalCount` or `totalPages`): a total reads every match. */
+  totalCount: number | (() => Promise<number>);
   /** For pages asked for by cursor, counted when asked for (the page of perPage records the first one falls on). */
   page: number | (() => Promise<number>);
   perPage: number;
-  totalPages: number;
+  totalPages: number | (() => Promise<number>);
 }
 
 export const builder = new SchemaBuilder<{

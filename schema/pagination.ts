@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { Context } from '../src/services/context.ts';
 import { ValidationError } from '../src/domain/errors.ts';
 import { MAX_INT } from '../src/domain/ids.ts';
@@ -67,8 +68,10 @@ export interface ListPage<T> extends PageNumbers {
  * cursors hold the sort keys and the ID): `first` rows after `after`, or the `last` rows before
  * `before` (`last` alone: the list's end), never more than the site's maximum. Both kinds of page
  * give keyset cursors, so a client may start with page 1 and go on with `after: endCursor`.
+ * The list's total (`totalCount`, `totalPages`) is counted only when the operation (`info`) selects
+ * it: an exact total reads every match, so it is what grows with the calendar.
  */
-export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSource<Row>): Promise<ListPage<Row>> {
+export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSource<Row>, info: GraphQLResolveInfo): Promise<ListPage<Row>> {
   const max = ctx.settings.maxPerPage;
   const relay = args.first != null || args.after != null || args.last != null || args.before != null;
   if (args.page != null && (args.page < 1 || args.page > MAX_INT)) throw new ValidationError('page must be a positive integer.', 'page', 'INVALID_PAGE');
@@ -78,9 +81,12 @@ export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSo
     throw new ValidationError(`${field} pages by number and first/after/last/before by cursor: use one or the other.`, field, 'INVALID_PAGE');
   }
   const cursorOf = (row: Row) => cursorIn(source, row);
+  // The total is counted next to the page when the operation reads it, and not at all otherwise.
+  const counting = selectsAny(info, TOTAL_FIELDS);
+  const count = () => (counting ? source.count() : null);
+  let total: number | null;
 
   let rows: Row[];
-  let totalCount: number;
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
   let page: PageNumbers['page'];
@@ -89,8 +95,12 @@ export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSo
     perPage = Math.min(args.perPage ?? ctx.settings.postsPerPage, max);
     page = args.page ?? 1;
     const offset = (page - 1) * perPage;
-    [rows, totalCount] = await Promise.all([source.rows({ after: null, before: null, reverse: false, skip: offset, take: perPage }), source.count()]);
-    hasNextPage = offset + rows.length < totalCount;
+    // Without a total, one row more than the page tells whether another page follows.
+    const slice = { after: null, before: null, reverse: false, skip: offset, take: counting ? perPage : perPage + 1 };
+    const [fetched, counted] = await Promise.all([source.rows(slice), count()]);
+    rows = fetched.slice(0, perPage);
+    total = counted;
+    hasNextPage = total === null ? fetched.length > perPage : offset + rows.length < total;
     hasPreviousPage = offset > 0;
   } else {
     if ((args.first ?? 0) < 0 || (args.last ?? 0) < 0) throw new ValidationError('first/last must not be negative.', args.first != null && args.first < 0 ? 'first' : 'last', 'INVALID_PAGE');
@@ -103,9 +113,8 @@ export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSo
     // Is there anything beyond the page on the side it was read from (a cursor, or nothing: the list's edge)?
     const bound = backward ? before : after;
     const beyond = bound ? source.anyAt(bound, backward) : Promise.resolve(false);
-    let fetched: Row[];
-    let other: boolean;
-    [fetched, totalCount, other] = await Promise.all([source.rows(slice), source.count(), beyond]);
+    const [fetched, other, counted] = await Promise.all([source.rows(slice), beyond, count()]);
+    total = counted;
     const more = fetched.length > perPage;
     rows = fetched.slice(0, perPage);
     if (backward) rows.reverse();
@@ -134,11 +143,41 @@ export async function paginate<Row>(ctx: Context, args: PageArgs, source: ListSo
       startCursor: rows.length ? cursorOf(rows[0]!) : null,
       endCursor: rows.length ? cursorOf(rows.at(-1)!) : null,
     },
-    totalCount,
+    ...(total === null ? lazyTotals(source, perPage) : { totalCount: total, totalPages: pagesOf(total, perPage) }),
     page,
     perPage,
-    totalPages: perPage ? Math.ceil(totalCount / perPage) : 0,
   };
+}
+
+/** The fields of a connection that need its total. */
+const TOTAL_FIELDS = new Set(['totalCount', 'totalPages']);
+
+const pagesOf = (totalCount: number, perPage: number) => (perPage ? Math.ceil(totalCount / perPage) : 0);
+
+/** A total nobody selected (or selected where `selectsAny` cannot see it): counted if it is read after all, once. */
+function lazyTotals(source: Pick<ListSource<unknown>, 'count'>, perPage: number) {
+  let counted: Promise<number> | undefined;
+  const totalCount = () => (counted ??= source.count());
+  return { totalCount, totalPages: async () => pagesOf(await totalCount(), perPage) };
+}
+
+/**
+ * Whether the operation selects any of these fields right under the field being resolved, directly or
+ * through fragments. By name, on the syntax only (`@skip`/`@include` not evaluated: a skipped field
+ * still counts as selected, which costs a count, never a wrong answer), so that no `graphql` runtime
+ * import is needed here (two builds of it may be loaded).
+ */
+function selectsAny(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, names: ReadonlySet<string>): boolean {
+  const spread = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): boolean =>
+    set?.selections.some((s) => {
+      if (s.kind === 'Field') return names.has(s.name.value);
+      if (s.kind === 'InlineFragment') return visit(s.selectionSet);
+      if (spread.has(s.name.value)) return false;
+      spread.add(s.name.value);
+      return visit(info.fragments[s.name.value]?.selectionSet);
+    }) ?? false;
+  return info.fieldNodes.some((field) => visit(field.selectionSet));
 }
 
 /** A row's cursor in the list's order. */
@@ -256,13 +295,13 @@ export function memoryList<Row extends { id: number }>(opts: {
 export const PagedConnectionInterface = builder.interfaceRef<PageNumbers>('PagedConnection').implement({
   description: 'A list connection with page numbers (page/perPage windows, as REST lists them).',
   fields: (t) => ({
-    totalCount: t.exposeInt('totalCount', { description: 'Matching records over all pages.' }),
+    totalCount: t.int({ description: 'Matching records over all pages. Counted only when it or totalPages is selected.', resolve: (c) => (typeof c.totalCount === 'function' ? c.totalCount() : c.totalCount) }),
     page: t.int({
       description: 'This page number (1-based); for a page asked for by cursor, the page of perPage records its first record falls on.',
       resolve: (c) => (typeof c.page === 'function' ? c.page() : c.page),
     }),
     perPage: t.exposeInt('perPage', { description: 'Page size after capping (first or last when paging by cursor).' }),
-    totalPages: t.exposeInt('totalPages', { description: 'ceil(totalCount / perPage); 0 when empty.' }),
+    totalPages: t.int({ description: 'ceil(totalCount / perPage); 0 when empty.', resolve: (c) => (typeof c.totalPages === 'function' ? c.totalPages() : c.totalPages) }),
   }),
 });
 

@@ -152,7 +152,7 @@ builder.queryFields((t) => ({
       resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
         const { where, orderBy, window: applied, count } = await buildEventListQuery(ctx, toEventFilter(args.filter), args.order ?? 'asc');
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'Event' });
-        const page = await paginate(ctx, args, eventList(ctx, where, orderBy, select, count));
+        const page = await paginate(ctx, args, eventList(ctx, where, orderBy, select, count), info);
         return { ...page, window: applied };
       }),
     },

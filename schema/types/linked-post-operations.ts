@@ -60,7 +60,7 @@ export function defineLinkedPostOperations(opts: {
         resolve: raisesDomainErrors(async (_root, args, ctx, info) => {
           const { where } = await buildLinkedPostListQuery(ctx, kind, toLinkedPostFilter(args.filter));
           const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: model });
-          return paginate(ctx, args, list(ctx, where, select));
+          return paginate(ctx, args, list(ctx, where, select), info);
         }),
       },
       {

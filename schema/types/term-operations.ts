@@ -113,7 +113,7 @@ export function defineTermOperations(opts: {
         resolve: raisesDomainErrors(async (_r, args, ctx, info) => {
           const list = await buildTermListQuery(ctx, taxonomy, toTermFilter(args.filter, typeName));
           const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName });
-          return paginate(ctx, args, termList(ctx, taxonomy, model, list, select));
+          return paginate(ctx, args, termList(ctx, taxonomy, model, list, select), info);
         }),
       },
       {

@@ -116,7 +116,7 @@ builder.queryFields((t) => ({
       resolve: async (_root, args, ctx, info) => {
         const where = userListWhere(ctx, { role: args.role });
         const select = queryFromInfo({ context: ctx, info, paths: CONNECTION_NODE_PATHS, typeName: 'User' });
-        return paginate(ctx, args, userList(ctx, where, select));
+        return paginate(ctx, args, userList(ctx, where, select), info);
       },
     },
     { name: 'UserConnection', interfaces: [PagedConnectionInterface] },

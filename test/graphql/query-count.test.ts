@@ -83,6 +83,51 @@ describe('Query.events batching (no N+1)', () => {
   });
 });
 
+describe("a list's total is counted only when the operation reads it", () => {
+  /** Statements that count a list: the exact count, or the sum of the counts kept by day. */
+  const totals = () => statements.filter((sql) => /count\(|"EventListCount"/i.test(sql)).length;
+  const page = (list: string, numbers: string) =>
+    `query { ${list} { ${numbers} pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { node { databaseId } } } }`;
+  async function read(query: string) {
+    statements.length = 0;
+    counting = true;
+    try {
+      const data = (await h.ok(query, {}, { as: null, now: NOW })) as Record<string, Record<string, unknown> & { pageInfo: unknown; edges: unknown[] }>;
+      return { list: Object.values(data)[0]!, totals: totals() };
+    } finally {
+      counting = false;
+    }
+  }
+  const WITH_TOTAL = ['totalCount', 'totalPages', '... on PagedConnection { totalCount }', '...Numbers'];
+  const withFragment = (query: string) => (query.includes('...Numbers') ? `${query}\nfragment Numbers on EventConnection { totalPages perPage }` : query);
+
+  it.each(['events(perPage: 10, page: 2)', 'events(first: 10)', 'events(last: 10)', 'relayed: events(first: 5, last: 2)'])(
+    '%s: no count without totalCount or totalPages, the same page and pageInfo as with them',
+    async (list) => {
+      const bare = await read(page(list, 'perPage'));
+      expect(bare.totals).toBe(0);
+      for (const numbers of WITH_TOTAL) {
+        const full = await read(withFragment(page(list, numbers)));
+        expect(full.totals, numbers).toBeGreaterThan(0);
+        expect(full.list.pageInfo, numbers).toEqual(bare.list.pageInfo);
+        expect(full.list.edges, numbers).toEqual(bare.list.edges);
+        expect(full.list.edges.length).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it('an offset page without the total still tells whether another page follows', async () => {
+    const { list } = await read(page('events(perPage: 7)', 'totalCount totalPages'));
+    const last = list.totalPages as number;
+    expect(last).toBeGreaterThan(2);
+    const on = async (n: number) => (await read(page(`events(perPage: 7, page: ${n})`, 'perPage'))).list.pageInfo;
+    expect(await on(last - 1)).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    expect(await on(last)).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    expect(await on(1)).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect((await read(page(`events(perPage: 7, page: ${last + 1})`, 'perPage'))).list).toMatchObject({ pageInfo: { hasNextPage: false }, edges: [] });
+  });
+});
+
 /**
  * A REST operation as the facade runs it: the named operation of a `rest-facade/resources` .graphql file
  * with the fragments it uses (an unused one would fail validation over HTTP). Plain text work: the
