@@ -201,6 +201,10 @@ const SCENARIOS: Scenario[] = [
   graphqlScenario('graphqlCategoryCount', 'GraphQL events(first: 10, categories) { totalCount … }', (s) => ({
     query: `{ events(first: 10, filter: { categories: ["${s.topCategories[0].id}"] }) { totalCount edges { node { databaseId title startDate } } } }`,
   })),
+  // The REST search's filter as a Relay page that does not ask for the total (so none is counted).
+  graphqlScenario('graphqlSearch', 'GraphQL events(first: 10, search, categories, startsAfter), no total', (s) => ({
+    query: `{ events(first: 10, filter: { search: "${s.searchWord}", categories: ["${s.topCategories[0].id}"], startsAfter: "${DateTime.utc().minus({ days: 30 }).toFormat('yyyy-MM-dd')}" }) { pageInfo { hasNextPage endCursor } edges { node { databaseId title startDate } } } }`,
+  })),
   graphqlScenario('graphqlVenues', 'GraphQL venues(first: 10) { totalCount … }', () => ({
     query: '{ venues(first: 10) { totalCount edges { node { databaseId name city } } } }',
   })),
