@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Database } from '../db/database.ts';
+import { notModified } from '../domain/conditional-get.ts';
 import { readUpload, uploadPathOf, UPLOADS_PREFIX } from '../services/uploads.ts';
 
 /**
@@ -30,8 +31,7 @@ export function uploadsMiddleware(db: Database, opts: { uploadsDir?: string; sit
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('ETag', etag);
     ctx.set('X-Content-Type-Options', 'nosniff');
-    const match = ctx.get('if-none-match');
-    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*')) {
+    if (notModified(ctx, etag, null)) {
       ctx.status = 304;
       return;
     }

@@ -7,6 +7,7 @@
 import type { Context } from 'koa';
 import type { WpDispatch } from '../../rest-facade/wp/mount.ts';
 import type { AppState } from '../services/context.ts';
+import { notModified } from '../domain/conditional-get.ts';
 import { createFeedSeriesLoader } from './feed-series.ts';
 import { buildCalendar, etagOf, lastModified, type RestEvent } from './ical.ts';
 import { createRestGet, type RestAnswer } from './rest-call.ts';
@@ -97,10 +98,7 @@ export function createFeeds(site: Site, rest: WpDispatch): Feeds {
     ctx.set('Cache-Control', (ctx.state as AppState).cal?.viewer ? 'private, no-cache' : 'public, no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
     site.discovery(ctx, urls, apiRoot);
-    const inm = ctx.get('If-None-Match');
-    const ims = Date.parse(ctx.get('If-Modified-Since'));
-    const fresh = inm ? inm.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`) : modified !== null && Number.isFinite(ims) && modified.getTime() <= ims;
-    if (fresh) {
+    if (notModified(ctx, etag, modified ? modified.toUTCString() : null)) {
       ctx.status = 304;
       return;
     }

@@ -100,6 +100,8 @@ describe('iCal feeds', () => {
     const lm = one.headers.get('last-modified')!;
     expect(etag).toMatch(/^"/);
     expect((await s.request('/event/jazz-night.ics', { headers: { 'If-None-Match': etag } })).status).toBe(304);
+    expect((await s.request('/event/jazz-night.ics', { headers: { 'If-None-Match': `"other", W/${etag}` } })).status).toBe(304);
+    expect((await s.request('/event/jazz-night.ics', { headers: { 'If-None-Match': '*' } })).status).toBe(304);
     expect((await s.request('/event/jazz-night.ics', { headers: { 'If-Modified-Since': lm } })).status).toBe(304);
     expect((await s.request('/event/jazz-night.ics', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
     expect((await s.request('/event/no-such-event.ics')).status).toBe(400);

@@ -4,7 +4,8 @@ import { resolveEventWindow } from '../../domain/date-window.ts';
 import { compressible, encode, markEncoded, negotiateEncoding, type Encoding } from '../middleware/compression.ts';
 import type { AppState } from '../../services/context.ts';
 import type { Freshness } from './freshness.ts';
-import { notModified, weakEtag } from './policy.ts';
+import { notModified } from '../../domain/conditional-get.ts';
+import { weakEtag } from './policy.ts';
 
 /**
  * The origin cache: the final bytes of anonymous GET/HEAD answers of the REST

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { AppState } from '../../services/context.ts';
+import { notModified } from '../../domain/conditional-get.ts';
 import { compressible, varyOnEncoding } from '../middleware/compression.ts';
 
 /**
@@ -66,22 +67,6 @@ const READ_TYPES = /json|javascript|text\/html|text\/calendar|xml|text\/plain/;
 /** `W/"<sha1 of the bytes>"`. */
 export function weakEtag(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
-}
-
-/**
- * Whether the client's copy is current: `If-None-Match` by weak comparison (RFC 9110 §13.1.2), by
- * hand: Koa's `ctx.fresh` answers "stale" whenever the request says `Cache-Control: no-cache`,
- * which fetch() adds to every conditional request. Without `If-None-Match`, `If-Modified-Since`
- * against `lastModified` when the answer has one.
- */
-export function notModified(ctx: Context, etag: string, lastModified: string | null): boolean {
-  const inm = ctx.get('If-None-Match');
-  if (inm) {
-    const opaque = etag.replace(/^W\//, '');
-    return inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
-  }
-  const ims = Date.parse(ctx.get('If-Modified-Since'));
-  return lastModified !== null && Number.isFinite(ims) && Date.parse(lastModified) <= ims;
 }
 
 /**
