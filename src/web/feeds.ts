@@ -92,13 +92,13 @@ export function createFeeds(site: Site, rest: WpDispatch): Feeds {
     const { events, recurrence, masters } = await withSeries(ctx, listed);
     const text = buildCalendar(events, { name, siteTimezone: site.config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' }, recurrence, masters);
     const etag = etagOf(text);
-    const modified = lastModified(events);
+    const modified = lastModified(events)?.toUTCString() ?? null;
     ctx.set('ETag', etag);
-    if (modified) ctx.set('Last-Modified', modified.toUTCString());
+    if (modified) ctx.set('Last-Modified', modified);
     ctx.set('Cache-Control', (ctx.state as AppState).cal?.viewer ? 'private, no-cache' : 'public, no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
     site.discovery(ctx, urls, apiRoot);
-    if (notModified(ctx, etag, modified ? modified.toUTCString() : null)) {
+    if (notModified(ctx, etag, modified)) {
       ctx.status = 304;
       return;
     }
