@@ -163,6 +163,9 @@ function rotate<T>(items: T[], f: (x: T) => string): () => string {
 let postCounter = 0;
 const RUN_ID = Date.now().toString(36);
 
+/** The search scenarios' window: events starting after 30 days ago (REST `starts_after`, GraphQL `startsAfter`). */
+const searchStartsAfter = () => DateTime.utc().minus({ days: 30 }).toFormat('yyyy-MM-dd');
+
 const SCENARIOS: Scenario[] = [
   { key: 'events', label: 'GET /events', method: 'GET', target: 'server', path: () => `${NS}/events`, expect: 200 },
   { key: 'events50', label: 'GET /events?per_page=50', method: 'GET', target: 'server', path: () => `${NS}/events?per_page=50`, expect: 200 },
@@ -172,7 +175,7 @@ const SCENARIOS: Scenario[] = [
     method: 'GET',
     target: 'server',
     path: (s) =>
-      `${NS}/events?search=${s.searchWord}&categories=${s.topCategories[0].id}&starts_after=${DateTime.utc().minus({ days: 30 }).toFormat('yyyy-MM-dd')}`,
+      `${NS}/events?search=${s.searchWord}&categories=${s.topCategories[0].id}&starts_after=${searchStartsAfter()}`,
     expect: 200,
   },
   { key: 'event', label: 'GET /events/{id}', method: 'GET', target: 'server', path: (s) => rotate(s.sampleEvents, (e) => `${NS}/events/${e.id}`), expect: 200 },
@@ -203,7 +206,7 @@ const SCENARIOS: Scenario[] = [
   })),
   // The REST search's filter as a Relay page that does not ask for the total (so none is counted).
   graphqlScenario('graphqlSearch', 'GraphQL events(first: 10, search, categories, startsAfter), no total', (s) => ({
-    query: `{ events(first: 10, filter: { search: "${s.searchWord}", categories: ["${s.topCategories[0].id}"], startsAfter: "${DateTime.utc().minus({ days: 30 }).toFormat('yyyy-MM-dd')}" }) { pageInfo { hasNextPage endCursor } edges { node { databaseId title startDate } } } }`,
+    query: `{ events(first: 10, filter: { search: "${s.searchWord}", categories: ["${s.topCategories[0].id}"], startsAfter: "${searchStartsAfter()}" }) { pageInfo { hasNextPage endCursor } edges { node { databaseId title startDate } } } }`,
   })),
   graphqlScenario('graphqlVenues', 'GraphQL venues(first: 10) { totalCount … }', () => ({
     query: '{ venues(first: 10) { totalCount edges { node { databaseId name city } } } }',
