@@ -291,17 +291,20 @@ export function memoryList<Row extends { id: number }>(opts: {
   };
 }
 
+/** A page number as paginate left it: known, or counted when the field is read. */
+const numberOf = (n: number | (() => Promise<number>)) => (typeof n === 'function' ? n() : n);
+
 /** The page numbers every list connection carries next to Relay's pageInfo (what REST's headers need). */
 export const PagedConnectionInterface = builder.interfaceRef<PageNumbers>('PagedConnection').implement({
   description: 'A list connection with page numbers (page/perPage windows, as REST lists them).',
   fields: (t) => ({
-    totalCount: t.int({ description: 'Matching records over all pages. Counted only when it or totalPages is selected.', resolve: (c) => (typeof c.totalCount === 'function' ? c.totalCount() : c.totalCount) }),
+    totalCount: t.int({ description: 'Matching records over all pages. Counted only when it or totalPages is selected.', resolve: (c) => numberOf(c.totalCount) }),
     page: t.int({
       description: 'This page number (1-based); for a page asked for by cursor, the page of perPage records its first record falls on.',
-      resolve: (c) => (typeof c.page === 'function' ? c.page() : c.page),
+      resolve: (c) => numberOf(c.page),
     }),
     perPage: t.exposeInt('perPage', { description: 'Page size after capping (first or last when paging by cursor).' }),
-    totalPages: t.int({ description: 'ceil(totalCount / perPage); 0 when empty.', resolve: (c) => (typeof c.totalPages === 'function' ? c.totalPages() : c.totalPages) }),
+    totalPages: t.int({ description: 'ceil(totalCount / perPage); 0 when empty.', resolve: (c) => numberOf(c.totalPages) }),
   }),
 });
 
