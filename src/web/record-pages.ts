@@ -480,7 +480,8 @@ export function createRecordPages(site: Site, feeds: Feeds) {
             ? (await ops.run(ctx, SitemapVenuesDocument, vars)).venues.nodes.map((n) => ({ n, path: recordPath('cal_venue', n) }))
             : (await ops.run(ctx, SitemapOrganizersDocument, vars)).organizers.nodes.map((n) => ({ n, path: recordPath('cal_organizer', n) }));
       for (const { n, path } of nodes) {
-        if (n.status !== 'PUBLISH') continue;
+        // WordPress's own sitemaps leave password-protected posts out (`has_password => false`).
+        if (n.status !== 'PUBLISH' || ('hasPassword' in n && n.hasPassword)) continue;
         entries.push({ loc: site + path, lastmod: n.modifiedAt, alternates: languageAlternates(site, path) });
       }
       if (nodes.length < FETCH_PAGE) break;

@@ -134,6 +134,13 @@ describe('a protected event, without the password', () => {
     expect(row).not.toContain('class="when"');
   });
 
+  it('the sitemap leaves it out, as WordPress\'s sitemaps do', async () => {
+    const sitemap = await s.request('/sitemap-events-1.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.text).toContain(`<loc>${open.url}</loc>`);
+    expect(sitemap.text).not.toContain(event.url);
+  });
+
   it('venue and organizer pages list it the same way', async () => {
     for (const page of ['/venue/seed-venue-0/', '/organizer/seed-organizer-0/']) {
       const r = await s.request(page);
