@@ -41,6 +41,7 @@ export function createPages(site: Site, feeds: Feeds) {
     records.register(router);
     // The password form of an event shown by ID (`/?post_type=cal_events&p={id}`) posts there.
     router.post('/', (ctx, next) => {
+      if (Object.keys(ctx.query).some((k) => k === 'rest_route' || k.startsWith('rest_route['))) return next();
       const type = ctx.query.post_type ?? 'cal_events';
       const id = String(ctx.query.p ?? '');
       if (type !== 'cal_events' || !/^\d{1,9}$/.test(id)) return next();
