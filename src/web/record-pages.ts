@@ -426,24 +426,27 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const nextUrl = more ? `${home(ctx)}${path}?from=${more.startDate.slice(0, 10)}` : null;
     const url = home(ctx) + path;
     const canonicalPath = fromParam ? `${path}?from=${fromParam}` : path;
+    // A protected series the visitor has not opened: its title and dates only (each date as its own event reads).
+    const shut = series.locked;
+    const title = displayTitle(series, site.t(ctx));
     // The dates the page lists, each the Event of its page (as a calendar view's ItemList).
     const items = eventItems(site, ctx, dates.filter((d) => !d.locked));
     deps.render(
       ctx,
       'series',
       {
-        series: { ...series, url: home(ctx) + recordPath('cal_events', series), text: series.recurrence.text },
+        series: { ...series, title, image: shut ? null : series.image, url: home(ctx) + recordPath('cal_events', series), text: shut ? '' : series.recurrence.text },
         events: lines(ctx, dates),
         nextUrl,
         firstUrl: fromParam ? url : null,
       },
       {
-        pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
+        pageTitle: `${htmlToText(title)} · ${site.t(ctx)('record.series')}`,
         path: canonicalPath,
-        description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
+        description: shut ? site.t(ctx)('password.text') : `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
         type: 'article',
-        image: series.image,
-        jsonLd: eventItemList({ name: htmlToText(series.title), url: home(ctx) + canonicalPath }, items),
+        image: shut ? null : series.image,
+        jsonLd: eventItemList({ name: htmlToText(title), url: home(ctx) + canonicalPath }, items),
         feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
         next: nextUrl,
         apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,

@@ -134,6 +134,23 @@ describe('a protected event, without the password', () => {
     expect(row).not.toContain('class="when"');
   });
 
+  it('a protected series\' page: its title, and no schedule, image or description', async () => {
+    const made = await s.graphql<{ createEvent: { event: { databaseId: number; slug: string } } }>(
+      `mutation($input: CreateEventInput!) { createEvent(input: $input) { ... on CreateEventSuccess { event { databaseId slug } } ... on Error { code message } } }`,
+      { input: { title: 'Closed Rehearsals', description: 'Stage door code 1234.', startDate: '2027-05-04 19:00:00', endDate: '2027-05-04 21:00:00', timezone: 'America/New_York', recurrence: { rule: 'FREQ=WEEKLY;COUNT=4' } } },
+      'admin',
+    );
+    const series = made.data!.createEvent.event;
+    await s.db.prisma.event.update({ where: { id: series.databaseId }, data: { password: PASSWORD } });
+    s.cache.clear();
+    const r = await s.request(`/event/${series.slug}/all/`);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain(`<title>Protected: Closed Rehearsals · Recurring event · cal-events</title>`);
+    expect(main(r.text)).toContain('>Protected: Closed Rehearsals</a></h1>');
+    expect(main(r.text)).not.toContain('class="schedule"');
+    expect(r.text).not.toMatch(/every week|Stage door/);
+  });
+
   it('the sitemap leaves it out, as WordPress\'s sitemaps do', async () => {
     const sitemap = await s.request('/sitemap-events-1.xml');
     expect(sitemap.status).toBe(200);
