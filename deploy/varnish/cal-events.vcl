@@ -13,7 +13,8 @@ vcl 4.1;
 #   (CAL_HTTP_S_MAXAGE_S; 3600 by default when CAL_PURGE_URL is set). Only answers the
 #   application marked shareable are kept: 200, `Cache-Control` with `s-maxage`, not private or
 #   no-store, no Set-Cookie. Everything else (errors, signed-in answers, streams) is passed.
-# - Requests with credentials (Authorization, sign-in cookies), `?password=` reads, event streams
+# - Requests with credentials (Authorization, sign-in cookies), WordPress's post-password cookie
+#   (pages it opens are that visitor's: private, `Vary: Cookie`), `?password=` reads, event streams
 #   and non-GET methods are passed to the application and never shared.
 # - Every committed change makes the instance that committed it send `PURGE` with
 #   `xkey: event-12 events-list …` (CAL_PURGE_URL=http://this-varnish:6081/; several caches in front:
@@ -73,7 +74,7 @@ sub vcl_recv {
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
-    # Signed in (Basic / application passwords) or sign-in cookies: never shared.
+    # Signed in (Basic / application passwords), sign-in cookies or a post-password cookie: never shared.
     if (req.http.Authorization || req.http.Cookie ~ "(?i)(wordpress_logged_in|wordpress_sec|wp-postpass|session)") {
         return (pass);
     }

@@ -1,17 +1,9 @@
 /**
- * Password redaction (§4.7, REC variant) and the lock decision helpers (§3.2).
+ * Password redaction (§4.7, REC variant). Whether a record is locked is not decided here: the
+ * presenters read the core's `locked` (src/services/visibility.ts `isLocked`, the one access rule of
+ * the REST API, GraphQL and the pages).
  */
 import type { JsonObject } from './util.ts';
-
-/** What a lock rule looks at. */
-export interface Lockable {
-  databaseId: number;
-  hasPassword: boolean;
-  locked?: boolean | null;
-}
-
-/** Is this record password-locked for the caller? (§3.2, REC.) */
-export type LockCheck = (record: Lockable) => boolean;
 
 // `description` and `excerpt` arrive empty already: the core's password lock (`lockedContent`).
 const TO_EMPTY_STRING = new Set([
@@ -55,21 +47,4 @@ function redactDeep(value: unknown): unknown {
  */
 export function redact<T extends JsonObject>(record: T): T {
   return redactDeep(record) as T;
-}
-
-/**
- * Default lock rule: the core's `locked` field when the fragment has it, else every record with a
- * password is locked (safe default).
- */
-export const defaultLock: LockCheck = (r) => (typeof r.locked === 'boolean' ? r.locked : r.hasPassword);
-
-/** Nothing is locked (e.g. `context=edit` by a caller who may edit). */
-export const lockNone: LockCheck = () => false;
-
-/**
- * A lock rule for the route layer: a protected record is locked unless `isUnlocked` says the caller
- * has access to it (right `?password=`, or may edit it with `context=edit`).
- */
-export function lockUnless(isUnlocked: (record: Lockable) => boolean): LockCheck {
-  return (r) => r.hasPassword && !isUnlocked(r);
 }

@@ -49,7 +49,7 @@ export const PostInterface = builder.interfaceRef<PostShape>('Post').implement({
     hasPassword: t.boolean({ resolve: (p) => p.password !== '' }),
     locked: t.boolean({
       description:
-        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked): description and excerpt read as empty.',
+        'Password-protected and not unlocked by this request (REST `?password=`; over GraphQL, callers who may edit the record see it unlocked; on the public pages, WordPress\'s post-password cookie made from its password): description and excerpt read as empty.',
       resolve: (p, _a, ctx: Context) => isLocked(ctx, p),
     }),
     publishedAt: t.expose('dateUtc', { type: 'DateTime', nullable: true, description: 'Publication instant; null for drafts never published.' }),

@@ -3,6 +3,7 @@ import type { DatabaseClient } from '../db/input-guard.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
 import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
+import type { PostPass } from './post-pass.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
 export interface SiteSettings {
@@ -37,6 +38,8 @@ export interface Context {
   password?: string;
   /** `context=edit`: editors see protected content without the password (contract §3.2). */
   editContext?: boolean;
+  /** The public pages' post-password cookie (src/services/post-pass.ts); absent on the APIs, which take `?password=`. */
+  postPass?: PostPass;
   /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
   changes: ChangeBus;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */

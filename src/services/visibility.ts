@@ -11,6 +11,7 @@ import {
   type Status,
 } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { postPassOpens } from './post-pass.ts';
 
 type PostWhere = { status?: unknown; authorId?: unknown; OR?: unknown; AND?: unknown };
 
@@ -62,14 +63,19 @@ export function visibleLinkedWhere(ctx: Context): Prisma.VenueWhereInput {
 }
 
 /**
- * A password-protected record stays locked unless the request carries its password, or asks for
- * the edit context as a user who may edit it (contract §3.2).
+ * Access to a password-protected record, the one rule of the REST API, GraphQL and the pages: it
+ * stays locked unless the request carries its password (REST `?password=`; on the pages WordPress's
+ * post-password cookie, made from it), or asks for the edit context as a user who may edit it
+ * (contract §3.2). A page's answer that asked depends on the cookie, and is marked so.
  */
 export function isLocked(
   ctx: Context,
   record: { password: string; status: string; authorId: number | null; trashedFromStatus?: string | null },
 ): boolean {
-  if (record.password === '' || ctx.password === record.password) return false;
+  if (record.password === '') return false;
+  if (ctx.postPass) ctx.postPass.decided = true;
+  if (ctx.password === record.password) return false;
+  if (ctx.postPass && postPassOpens(ctx.postPass, record.password)) return false;
   return !(ctx.editContext && canEdit(ctx.viewer, record as PostRecord));
 }
 

@@ -13,7 +13,8 @@ import type { Executor } from '../../schema/executor.ts';
 const SOURCE = `query FeedSeries($ids: [ID!]!, $perPage: Int) {
   events(filter: { include: $ids }, perPage: $perPage) {
     edges { node {
-      databaseId titleRaw descriptionRaw venues { nameRaw } organizers { nameRaw } recurrenceId occurrenceOverridden
+      databaseId titleRaw descriptionRaw locked recurrenceId occurrenceOverridden
+      venues { nameRaw address city stateProvince zip country } organizers { nameRaw email } categories { name }
       series { databaseId startDate endDate allDay timezone recurrence { rules start exdates rdates } overrides { databaseId } }
     } }
   }
@@ -48,6 +49,12 @@ export interface FeedTexts {
   description: string;
   venue: string | null;
   organizer: string | null;
+  /**
+   * Password-protected and not opened by this visitor (the core's `locked`): its REST record came
+   * redacted, and the feed describes it as TEC's does, from what follows (`protected`).
+   */
+  locked: boolean;
+  protected: { address: string; organizerEmail: string | null; categories: string[] };
 }
 
 export interface FeedRecurrence {
@@ -60,8 +67,10 @@ interface Node {
   databaseId: number;
   titleRaw: string;
   descriptionRaw: string;
-  venues: { nameRaw: string }[];
-  organizers: { nameRaw: string }[];
+  locked: boolean;
+  venues: { nameRaw: string; address: string; city: string; stateProvince: string; zip: string; country: string }[];
+  organizers: { nameRaw: string; email: string }[];
+  categories: { name: string }[];
   recurrenceId: string | null;
   occurrenceOverridden: boolean;
   series: {
@@ -73,6 +82,17 @@ interface Node {
     recurrence: { rules: string[]; start: string; exdates: string[]; rdates: string[] } | null;
     overrides: { databaseId: number }[];
   } | null;
+}
+
+/** What TEC's feed keeps of a protected event besides its time and title: where, who (an e-mail address), its categories. */
+function protectedFields(node: Node): FeedTexts['protected'] {
+  const venue = node.venues[0];
+  const organizer = node.organizers.find((o) => o.email);
+  return {
+    address: venue ? [venue.address, venue.city, venue.stateProvince, venue.zip, venue.country].filter((x) => x.trim()).join(', ') : '',
+    organizerEmail: organizer?.email ?? null,
+    categories: node.categories.map((c) => c.name),
+  };
 }
 
 export function createFeedSeriesLoader(executor: Executor, pageSize: number) {
@@ -90,6 +110,8 @@ export function createFeedSeriesLoader(executor: Executor, pageSize: number) {
           description: node.descriptionRaw,
           venue: node.venues[0]?.nameRaw ?? null,
           organizer: node.organizers[0]?.nameRaw ?? null,
+          locked: node.locked,
+          protected: protectedFields(node),
         });
         const s = node.series;
         if (!s?.recurrence || !node.recurrenceId) continue;

@@ -9,6 +9,7 @@ import type { WpDispatch } from '../../rest-facade/wp/mount.ts';
 import type { AppState } from '../services/context.ts';
 import { notModified } from '../domain/conditional-get.ts';
 import { createFeedSeriesLoader } from './feed-series.ts';
+import { EventLockDocument } from './generated/operations.ts';
 import { buildCalendar, etagOf, lastModified, type RestEvent } from './ical.ts';
 import { createRestGet, type RestAnswer } from './rest-call.ts';
 import type { Site } from './site.ts';
@@ -90,12 +91,21 @@ export function createFeeds(site: Site, rest: WpDispatch): Feeds {
   async function send(ctx: Context, listed: RestEvent[], name: string, filename: string, apiRoot?: string) {
     const urls = site.urls(ctx);
     const { events, recurrence, masters } = await withSeries(ctx, listed);
-    const text = buildCalendar(events, { name, siteTimezone: site.config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/' }, recurrence, masters);
+    const text = buildCalendar(
+      events,
+      { name, siteTimezone: site.config.site.timezone, host: new URL(urls.site).host, url: urls.home + '/', protectedText: site.t(ctx)('password.feed') },
+      recurrence,
+      masters,
+    );
     const etag = etagOf(text);
     const modified = lastModified(events)?.toUTCString() ?? null;
     ctx.set('ETag', etag);
     if (modified) ctx.set('Last-Modified', modified);
-    ctx.set('Cache-Control', (ctx.state as AppState).cal?.viewer ? 'private, no-cache' : 'public, no-cache');
+    // Its own 304s go out before the cache policy: they say what it would (policy.ts) of an answer
+    // that depended on the post-password cookie.
+    const cal = (ctx.state as AppState).cal;
+    if (cal?.postPass?.decided) ctx.vary('Cookie');
+    ctx.set('Cache-Control', cal?.viewer || (cal?.postPass?.decided && cal.postPass.cookie !== null) ? 'private, no-cache' : 'public, no-cache');
     ctx.set('X-Content-Type-Options', 'nosniff');
     site.discovery(ctx, urls, apiRoot);
     if (notModified(ctx, etag, modified)) {
@@ -125,6 +135,14 @@ export function createFeeds(site: Site, rest: WpDispatch): Feeds {
     },
     async event(ctx, slug, filename) {
       const answer = await get<RestEvent>(ctx, `/events/by-slug/${encodeURIComponent(slug)}`);
+      if (answer.status === 403 && (answer.body as { code?: unknown } | null)?.code === 'event-password-protected') {
+        // A protected event the visitor has not opened: TEC's feed still lists it (described as
+        // protected), so it is read as the REST lists give such an event, redacted.
+        const { event } = await site.run(ctx, EventLockDocument, { slug });
+        const listed = event ? await get<{ events: RestEvent[] }>(ctx, '/events', new URLSearchParams({ include: String(event.databaseId) })) : null;
+        const record = listed?.status === 200 ? listed.body.events[0] : undefined;
+        if (record) return send(ctx, [record], record.title, filename);
+      }
       if (answer.status !== 200) return feedError(ctx, answer);
       await send(ctx, [answer.body], answer.body.title, filename);
     },

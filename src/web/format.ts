@@ -5,6 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Lang } from '../../rest-facade/wp/types.ts';
+import type { PageStrings } from './i18n.ts';
 
 const wall = (text: string, lang: Lang) => DateTime.fromSQL(text, { zone: 'utc' }).setLocale(lang);
 
@@ -40,3 +41,14 @@ export function isoStart(allDay: boolean, startDate: string, startsAt: string, t
   if (allDay) return startDate.slice(0, 10);
   return DateTime.fromISO(startsAt, { zone: 'utc' }).setZone(timezone).toISO() ?? startsAt;
 }
+
+/**
+ * An event's title as WordPress's `get_the_title()` gives it to TEC's views and pages: `Protected: …`
+ * (in the page's language) whenever it has a password, whether or not the visitor has it. HTML.
+ */
+export function displayTitle(e: { readonly title: string; readonly hasPassword: boolean }, t: PageStrings): string {
+  return e.hasPassword ? t('event.protected', { title: e.title }) : e.title;
+}
+
+/** `<time datetime>` of a locked event: its day only, as TEC's rows keep it (the time is hidden). */
+export const lockedIsoStart = (startDate: string) => startDate.slice(0, 10);

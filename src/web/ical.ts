@@ -63,6 +63,8 @@ export interface FeedOptions {
   /** Host part of UIDs (stable across requests). */
   host: string;
   url: string;
+  /** The description of a protected event the visitor has not opened (TEC's "Content is protected.", translated). */
+  protectedText: string;
 }
 
 const hasZone = (zone: string) => Boolean(zone && getVtimezoneComponent(zone));
@@ -88,7 +90,7 @@ export function buildCalendar(
     timezone: { name: null, generator: getVtimezoneComponent },
   });
   const zoneOf = (e: { timezone: string }) => (hasZone(e.timezone) ? e.timezone : calendarZone);
-  const add = (e: RestEvent, zone: string, over: VeventOverrides) => addEvent(cal, e, zone, over, recurrence?.texts.get(e.id));
+  const add = (e: RestEvent, zone: string, over: VeventOverrides) => addEvent(cal, e, zone, over, recurrence?.texts.get(e.id), opts.protectedText);
   const uid = (id: number) => `cal-events-${id}@${opts.host}`;
   const done = new Set<number>();
   const master = (series: FeedSeries, source: RestEvent) => {
@@ -146,12 +148,20 @@ interface VeventOverrides {
   repeating?: string;
 }
 
-function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOverrides, texts?: FeedTexts) {
+function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOverrides, texts: FeedTexts | undefined, protectedText: string) {
   // Drafts have no publication date (`0000-00-00 00:00:00`): no CREATED then.
   const modified = utc(e.modified_utc);
   const created = utc(e.date_utc);
-  const location = venueAddress(e.venue);
-  const organizer = (e.organizer ?? []).find((o) => o.organizer);
+  // A protected event the visitor has not opened comes redacted from the REST list; TEC 6.1.3+'s
+  // feed keeps its time, title, place, organizer (by e-mail) and categories, and says the content
+  // is protected (its recorded VEVENT).
+  const shut = texts?.locked ? texts.protected : null;
+  const location = shut ? (texts!.venue === null ? null : { title: texts!.venue, address: shut.address }) : venueAddress(e.venue);
+  const organizer = shut
+    ? texts!.organizer !== null && shut.organizerEmail
+      ? { organizer: texts!.organizer, email: shut.organizerEmail }
+      : undefined
+    : (e.organizer ?? []).find((o) => o.organizer);
   let start: DateTime;
   let end: DateTime;
   if (e.all_day) {
@@ -171,12 +181,11 @@ function addEvent(cal: ICalCalendar, e: RestEvent, zone: string, over: VeventOve
     recurrenceId: over.recurrenceId,
     repeating: over.repeating,
     summary: htmlToText(texts?.title ?? e.title),
-    // The REST description is empty while the event is locked (a password): so is the feed's.
-    description: htmlToText((e.description && texts?.description) || e.description || e.excerpt || ''),
+    description: shut ? protectedText : htmlToText((e.description && texts?.description) || e.description || e.excerpt || ''),
     url: e.url,
     location: location ? { title: htmlToText(texts?.venue ?? location.title), address: location.address || undefined } : undefined,
     organizer: organizer ? { name: htmlToText(texts?.organizer ?? (organizer.organizer as string)), email: organizer.email || 'noreply@invalid' } : undefined,
-    categories: [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
+    categories: shut ? shut.categories.map((name) => ({ name: htmlToText(name) })) : [...(e.categories ?? []), ...(e.tags ?? [])].map((c) => ({ name: htmlToText(c.name) })),
     // SEQUENCE grows with every modification: seconds since the record was created.
     sequence: modified.isValid && created.isValid ? Math.max(0, Math.floor(modified.diff(created, 'seconds').seconds)) : 0,
     lastModified: modified.isValid ? modified : null,

@@ -42,7 +42,10 @@ export class PageRefusal extends Error {
 }
 
 export interface RunOptions {
-  /** The read password the visitor gave (`?password=`), unlocking a protected record. */
+  /**
+   * A password the visitor entered in a password form: the core is given this one only (not the
+   * post-password cookie), so that `locked` tells whether it opens the record.
+   */
   password?: string;
 }
 
@@ -70,7 +73,7 @@ export function createPageData(executor: Executor): { run: PageRun } {
   const run: PageRun = async (ctx, document, variables, options = {}) => {
     const op = operation(document);
     const base = calOf(ctx);
-    const cal = options.password !== undefined ? { ...base, password: options.password } : base;
+    const cal = options.password !== undefined ? { ...base, password: options.password, postPass: undefined } : base;
     const result = await executor.execute(op, variables ?? {}, cal);
     const error = result.errors?.[0];
     if (error) {

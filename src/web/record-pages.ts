@@ -12,6 +12,7 @@ import { DateTime, IANAZone } from 'luxon';
 import { htmlToText } from '../domain/text.ts';
 import type { Feeds } from './feeds.ts';
 import {
+  EventLockDocument,
   EventPageDocument,
   OrganizerEventsDocument,
   OrganizerPageDocument,
@@ -28,8 +29,10 @@ import {
   type RecordOrganizerFragment,
   type RecordVenueFragment,
 } from './generated/operations.ts';
-import { isoStart } from './format.ts';
+import { displayTitle, isoStart, lockedIsoStart } from './format.ts';
 import type { PageStrings } from './i18n.ts';
+import { postedPassword, setPostPass } from './post-password.ts';
+import { activeLoginThrottle } from '../services/throttle.ts';
 import { addressLine, eventItemList, eventJsonLd, headHtml, languageAlternates, mapUrl, organizationJsonLd, placeJsonLd, scriptJson, summary, withContext, type JsonLd } from './seo.ts';
 import { guarded, type PageRouter, type Site } from './site.ts';
 import { addToCalendarLinks } from './subscribe.ts';
@@ -143,18 +146,19 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     },
   };
 
+  // A locked event (a password the visitor has not given) shows its title and day only, as TEC's lists do.
   const lines = (ctx: Context, events: readonly RecordEventLineFragment[]) => {
     const lang = langOf(ctx);
     const t = site.t(ctx);
     return events.map((e) => {
-      const venue = e.venues[0];
+      const venue = e.locked ? undefined : e.venues[0];
       return {
         url: home(ctx) + recordPath('cal_events', e),
-        title: e.title,
-        when: whenText(e, lang, t),
-        isoStart: isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
+        title: displayTitle(e, t),
+        when: e.locked ? '' : whenText(e, lang, t),
+        isoStart: e.locked ? lockedIsoStart(e.startDate) : isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
         venueName: venue ? htmlToText(venue.name) : undefined,
-        image: e.image,
+        image: e.locked ? null : e.image,
       };
     });
   };
@@ -253,12 +257,84 @@ export function createRecordPages(site: Site, feeds: Feeds) {
   /** Today in the site's zone, `YYYY-MM-DD` (series' next dates start there). */
   const today = () => DateTime.fromJSDate(deps.now?.() ?? new Date()).setZone(config.site.timezone).toISODate() ?? '1970-01-01';
 
+  /**
+   * A protected event the visitor has not opened: its title and WordPress's password form only
+   * (TEC's single page), which posts back to the page (eventPassword). No schedule, venue,
+   * organizer, cost, image, description, JSON-LD or calendar links, in the page or its head.
+   */
+  function protectedPage(ctx: Context, e: { databaseId: number; status: PostStatus; slug: string | null; title: string }, status: number, invalid: boolean) {
+    const t = site.t(ctx);
+    const path = recordPath('cal_events', e);
+    const title = displayTitle({ title: e.title, hasPassword: true }, t);
+    deps.render(
+      ctx,
+      'event-protected',
+      { title, action: home(ctx) + path, id: e.databaseId, invalid },
+      {
+        pageTitle: htmlToText(title),
+        path,
+        description: t('password.text'),
+        type: 'article',
+        apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${e.databaseId}`,
+      },
+    );
+    ctx.status = status;
+  }
+
+  /**
+   * The password form's post (`post_password`, urlencoded, from this site's own page): the right
+   * password sets WordPress's post-password cookie and leads back to the page (303), which then
+   * shows everything; a wrong one shows the form again saying so (403). Guesses count against the
+   * sign-in throttle of the address, per event.
+   */
+  async function eventPassword(ctx: Context, by: { id?: number; slug?: string }) {
+    const t = site.t(ctx);
+    if (!site.sameOrigin(ctx)) {
+      ctx.req.resume();
+      return formRefusal(ctx, 403, t('password.crossSite'));
+    }
+    const posted = await postedPassword(ctx);
+    if ('status' in posted) return formRefusal(ctx, posted.status, t('password.badForm'));
+    const throttle = activeLoginThrottle();
+    const attempt = { login: `post-password:${by.id ?? by.slug}`, ip: ctx.ip };
+    const verdict = await throttle.check(attempt);
+    if (verdict) {
+      ctx.set('Retry-After', String(verdict.retryAfter));
+      return site.refuse(ctx, 429);
+    }
+    const { event } = await ops.run(ctx, EventLockDocument, by, { password: posted.password });
+    if (!event) return deps.notFound(ctx);
+    const page = home(ctx) + recordPath('cal_events', event);
+    if (!event.hasPassword) return seeOther(ctx, page);
+    if (event.locked) {
+      await throttle.fail(attempt);
+      return protectedPage(ctx, event, 403, true);
+    }
+    await throttle.succeed(attempt);
+    setPostPass(ctx, deps.urlsOf(ctx), posted.password);
+    seeOther(ctx, page);
+  }
+
+  /** A password post refused before any password was read (cross-site, not a form, too large). */
+  function formRefusal(ctx: Context, status: number, message: string) {
+    const t = site.t(ctx);
+    const heading = status === 403 ? t('error.forbidden') : t('error.other');
+    site.render(ctx, status, 'error', { heading, message }, { pageTitle: heading });
+  }
+
+  function seeOther(ctx: Context, to: string) {
+    ctx.status = 303;
+    ctx.redirect(to);
+  }
+
   async function eventPage(ctx: Context, by: { id?: number; slug?: string }) {
     const lang = langOf(ctx);
     const t = site.t(ctx);
     const { event: e } = await ops.run(ctx, EventPageDocument, { ...by, lang });
     if (!e) return deps.notFound(ctx);
     if (ctx.query.ical !== undefined) return deps.eventFeed(ctx, e);
+    if (e.locked) return protectedPage(ctx, e, 200, false);
+    const title = displayTitle(e, t);
     const urls = deps.urlsOf(ctx);
     const path = recordPath('cal_events', e);
     const url = home(ctx) + path;
@@ -274,7 +350,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
           next: lines(ctx, (dates ?? []).filter((o) => o.databaseId !== e.databaseId).slice(0, NEXT_DATES)),
         }
       : null;
-    const event = eventJsonLd(e, {
+    const event = eventJsonLd({ ...e, title }, {
       url,
       site: urls.site,
       currencyCode: config.site.currencyCode,
@@ -287,7 +363,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const venue = e.venues[0];
     const addToCalendar = addToCalendarLinks(
       {
-        title: e.title,
+        title,
         description: e.locked ? '' : e.description,
         allDay: e.allDay,
         start: iana || e.allDay ? e.startDate : utcWall(e.startsAt),
@@ -305,6 +381,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
       {
         e: {
           ...e,
+          title,
           description: e.locked ? '' : e.description,
           categories: e.categories.map((c) => ({ name: c.name, url: `${home(ctx)}/events/category/${c.path.join('/')}/` })),
           tags: e.tags.map((c) => ({ name: c.name, url: `${home(ctx)}/tag/${c.slug}/` })),
@@ -317,7 +394,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         addToCalendar,
       },
       {
-        pageTitle: htmlToText(e.title),
+        pageTitle: htmlToText(title),
         path,
         description: summary(e.excerpt || e.description) || whenText(e, lang, t),
         type: 'article',
@@ -349,24 +426,27 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     const nextUrl = more ? `${home(ctx)}${path}?from=${more.startDate.slice(0, 10)}` : null;
     const url = home(ctx) + path;
     const canonicalPath = fromParam ? `${path}?from=${fromParam}` : path;
+    // A protected series the visitor has not opened: its title and dates only (each date as its own event reads).
+    const shut = series.locked;
+    const title = displayTitle(series, site.t(ctx));
     // The dates the page lists, each the Event of its page (as a calendar view's ItemList).
-    const items = eventItems(site, ctx, dates);
+    const items = eventItems(site, ctx, dates.filter((d) => !d.locked));
     deps.render(
       ctx,
       'series',
       {
-        series: { ...series, url: home(ctx) + recordPath('cal_events', series), text: series.recurrence.text },
+        series: { ...series, title, image: shut ? null : series.image, url: home(ctx) + recordPath('cal_events', series), text: shut ? '' : series.recurrence.text },
         events: lines(ctx, dates),
         nextUrl,
         firstUrl: fromParam ? url : null,
       },
       {
-        pageTitle: `${htmlToText(series.title)} · ${site.t(ctx)('record.series')}`,
+        pageTitle: `${htmlToText(title)} · ${site.t(ctx)('record.series')}`,
         path: canonicalPath,
-        description: `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
+        description: shut ? site.t(ctx)('password.text') : `${series.recurrence.text}. ${summary(series.excerpt || series.description, 150)}`.trim(),
         type: 'article',
-        image: series.image,
-        jsonLd: eventItemList({ name: htmlToText(series.title), url: home(ctx) + canonicalPath }, items),
+        image: shut ? null : series.image,
+        jsonLd: eventItemList({ name: htmlToText(title), url: home(ctx) + canonicalPath }, items),
         feedUrl: `${deps.urlsOf(ctx).site}/event/${series.slug ?? slug}.ics`,
         next: nextUrl,
         apiRoot: `${deps.urlsOf(ctx).namespaceRoot}/events/${series.databaseId}`,
@@ -403,7 +483,8 @@ export function createRecordPages(site: Site, feeds: Feeds) {
             ? (await ops.run(ctx, SitemapVenuesDocument, vars)).venues.nodes.map((n) => ({ n, path: recordPath('cal_venue', n) }))
             : (await ops.run(ctx, SitemapOrganizersDocument, vars)).organizers.nodes.map((n) => ({ n, path: recordPath('cal_organizer', n) }));
       for (const { n, path } of nodes) {
-        if (n.status !== 'PUBLISH') continue;
+        // WordPress's own sitemaps leave password-protected posts out (`has_password => false`).
+        if (n.status !== 'PUBLISH' || ('hasPassword' in n && n.hasPassword)) continue;
         entries.push({ loc: site + path, lastmod: n.modifiedAt, alternates: languageAlternates(site, path) });
       }
       if (nodes.length < FETCH_PAGE) break;
@@ -451,6 +532,7 @@ export function createRecordPages(site: Site, feeds: Feeds) {
         return eventPage(ctx, { slug });
       }),
     );
+    router.post('/event/:slug', guarded(site, (ctx) => eventPassword(ctx, { slug: String(ctx.params.slug) })));
     router.get('/venue/:slug', guarded(site, (ctx) => venuePage(ctx, { slug: String(ctx.params.slug) })));
     router.get('/organizer/:slug', guarded(site, (ctx) => organizerPage(ctx, { slug: String(ctx.params.slug) })));
     router.get('/event/:slug/all', guarded(site, (ctx) => seriesPage(ctx, String(ctx.params.slug))));
@@ -468,5 +550,5 @@ export function createRecordPages(site: Site, feeds: Feeds) {
     });
   }
 
-  return { register, eventPage, venuePage, organizerPage };
+  return { register, eventPage, eventPassword, venuePage, organizerPage };
 }

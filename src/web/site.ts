@@ -13,6 +13,7 @@ import type { AppState, SiteSettings } from '../services/context.ts';
 import type { Executor } from '../../schema/executor.ts';
 import { pageLang, pageStrings, type PageStrings } from './i18n.ts';
 import { createPageData, PageRefusal, type PageRun } from './page-data.ts';
+import { readPostPass } from './post-password.ts';
 
 /** The site's own face (CAL_SITE_*, docs/site.md); src/server/config.ts's SiteBranding is one. */
 export interface WebBranding {
@@ -100,6 +101,11 @@ export interface Site {
   refuse(ctx: Context, status: number, message?: string): void;
   /** Renders a template alone (no layout): the `/docs` page. */
   template(view: string, data: Record<string, unknown>): string;
+  /**
+   * A form post comes from this site's own pages: its `Origin` is the site's (CAL_SITE_URL or the
+   * address it was reached at), or, without one, `Sec-Fetch-Site` does not say cross-site.
+   */
+  sameOrigin(ctx: Context): boolean;
 }
 
 export type PageRouter = Router<AppState>;
@@ -188,12 +194,21 @@ export function createSite({ config, executor, now }: { config: WebConfig; execu
     render,
     refuse,
     template: (view, data) => templates.render(view, data),
+    sameOrigin(ctx) {
+      const origin = ctx.get('Origin').trim().toLowerCase();
+      if (!origin) return ctx.get('Sec-Fetch-Site').trim().toLowerCase() !== 'cross-site';
+      return locator.ownOrigins(koaRequest(ctx)).includes(origin);
+    },
   };
 }
 
-/** A route handler that answers a `PageRefusal` (the core refused the page's data) with the error page. */
+/**
+ * A route handler that answers a `PageRefusal` (the core refused the page's data) with the error
+ * page, and reads the visitor's post-password cookie for the core (post-password.ts).
+ */
 export function guarded(site: Site, handler: (ctx: Context) => Promise<void> | void) {
   return async (ctx: Context) => {
+    readPostPass(ctx, site.urls(ctx));
     // Credentials that failed (or a sign-in throttle) are answered before any data is read, as the APIs do.
     const failure = (ctx.state as AppState).authError;
     if (failure?.error === 'throttled') {

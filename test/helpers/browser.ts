@@ -32,6 +32,8 @@ export interface BrowserPages {
   problems: string[];
   /** Opens `path` at 390 then 1280 px with the checks above; returns the desktop page. */
   check(name: string, path: string): Promise<Page>;
+  /** The checks above on the page as it is now (after a form was sent, say); the screenshot named `name`. */
+  audit(page: Page, name: string): Promise<void>;
   /** Another page (its own context) watched the same way: `{ javaScriptEnabled: false }`, another width… */
   open(width: number, options?: BrowserContextOptions): Promise<Page>;
   close(): Promise<void>;
@@ -63,23 +65,27 @@ export async function openBrowserPages(base: string): Promise<BrowserPages> {
   const desktop = await open(1280);
   const phone = await open(390);
 
+  async function audit(page: Page, name: string, what = name): Promise<void> {
+    const width = page.viewportSize()!.width;
+    if (width <= 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+    await page.addScriptTag({ url: base + AXE_PATH });
+    const violations = await page.evaluate(async () => {
+      const { axe } = window as Window & { axe?: { run(): Promise<{ violations: AxeViolation[] }> } };
+      return (await axe!.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    });
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious, `${what} at ${width} px: ${JSON.stringify(serious)}`).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}${name}-${width > 500 ? 'desktop' : 'phone'}.png`, fullPage: true });
+  }
+
   async function check(name: string, path: string): Promise<Page> {
     for (const page of [phone, desktop]) {
       const answer = await page.goto(base + path);
       expect(answer?.status(), path).toBe(200);
-      const width = page.viewportSize()!.width;
-      if (width <= 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
-      await page.addScriptTag({ url: base + AXE_PATH });
-      const violations = await page.evaluate(async () => {
-        const { axe } = window as Window & { axe?: { run(): Promise<{ violations: AxeViolation[] }> } };
-        return (await axe!.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-      });
-      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious, `${path} at ${width} px: ${JSON.stringify(serious)}`).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}${name}-${width > 500 ? 'desktop' : 'phone'}.png`, fullPage: true });
+      await audit(page, name, path);
     }
     return desktop;
   }
 
-  return { desktop, phone, problems, check, open, close: () => browser.close() };
+  return { desktop, phone, problems, check, audit, open, close: () => browser.close() };
 }

@@ -15,7 +15,7 @@ import { startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.t
 // (deploy/varnish/cal-events.vcl) before a real server process whose CAL_PURGE_URL points at it.
 // Reads are hits the second time; after a REST write or a GraphQL mutation — through this process
 // or, on PostgreSQL, through a second one — the next read through Varnish (calendar views included) shows the change;
-// signed-in requests are never shared. Then the purges themselves: sent by the process that
+// signed-in requests, and pages a post-password cookie opened, are never shared. Then the purges themselves: sent by the process that
 // committed the change (not by every process that hears of it), and a proxy refusing them never
 // fails a write. Needs /usr/sbin/varnishd and varnish-modules (.ci/run installs them); skips,
 // saying so, without them. The two-process parts need PostgreSQL (the postgres project).
@@ -212,6 +212,40 @@ describe.skipIf(missing !== null)('Varnish in front (deploy/varnish/cal-events.v
     expect(after.body.events.map((e: { id: number }) => e.id)).not.toContain(draft.id);
     // Wrong credentials are passed too (a 401, never a cached answer).
     expect((await get(varnish.base, `${NS}/events?${WINDOW}`, { authorization: 'Basic eDp5' })).status).toBe(401);
+  });
+
+  // The post password is set in the database, as the WordPress import writes it: PostgreSQL only
+  // (the embedded database is the server process's own).
+  it.skipIf(!onPostgres)('a protected event: its password form is shared, the page its cookie opens never is', async () => {
+    const event = await write(a.base, `${NS}/events`, eventBody('Closed Night', { start_date: '2031-07-01 19:00:00', end_date: '2031-07-01 21:00:00', description: 'Backstage only.' }));
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    await client.query('UPDATE "Event" SET password = $1 WHERE id = $2', ['sesame', event.id]);
+    await client.end();
+    const page = `/event/${event.slug}/`;
+    const shut = await warm(varnish.base, page);
+    expect(shut.body).toContain('post-password-form');
+    expect(shut.headers.get('vary')).toMatch(/Cookie/);
+
+    const posted = await fetch(`${varnish.base}${page}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: varnish.base },
+      body: 'post_password=sesame',
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(303);
+    const cookie = posted.headers.get('set-cookie')!.split(';')[0]!;
+    expect(cookie).toMatch(/^wp-postpass_[0-9a-f]{32}=%24P%24B/);
+    for (let i = 0; i < 2; i++) {
+      const opened = await get(varnish.base, page, { cookie });
+      expect(opened.hit).toBe(false);
+      expect(opened.headers.get('cache-control')).toBe('private, no-store');
+      expect(opened.body).toContain('Backstage only.');
+    }
+    // What the cache hands everyone else is still the form.
+    const again = await warm(varnish.base, page);
+    expect(again.body).toContain('post-password-form');
+    expect(again.body).not.toContain('Backstage only.');
   });
 
   it('GraphQL over WebSocket passes through (piped upgrade) and delivers changes', async () => {

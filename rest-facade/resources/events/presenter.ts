@@ -3,7 +3,7 @@ import { eventJsonLd, organizerJsonLd, venueJsonLd } from '../../presenters/json
 import { presentImage } from '../../presenters/image.ts';
 import { presentOrganizer } from '../organizers/presenter.ts';
 import { presentVenue } from '../venues/presenter.ts';
-import { defaultLock, redact, type LockCheck } from '../../presenters/redact.ts';
+import { redact } from '../../presenters/redact.ts';
 import { presentEmbeddedTerm } from '../terms/presenter.ts';
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
 import type { RestEventFragment } from '../../generated/operations.ts';
@@ -24,13 +24,6 @@ export interface EventPresentOptions {
   settings?: EventPresentSettings;
   /** Shorthand for `settings.currencyCode` (default `USD`). */
   currencyCode?: string;
-  /**
-   * Password lock rule (§3.2), applied to the event and to each nested venue/organizer; default: the
-   * node's `locked` field (else `hasPassword`).
-   */
-  isLocked?: LockCheck;
-  /** Explicit lock decision for the event itself (wins over `isLocked`). */
-  locked?: boolean | null;
 }
 
 export const DEFAULT_CURRENCY_CODE = 'USD';
@@ -50,13 +43,13 @@ export function eventUrl(node: Pick<RestEventFragment, 'databaseId' | 'status' |
  * is not locked; a locked event is redacted (§4.7), a locked nested venue/organizer too.
  */
 export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: EventPresentOptions): JsonObject {
-  const isLocked = opts.isLocked ?? defaultLock;
-  const locked = typeof opts.locked === 'boolean' ? opts.locked : isLocked(node);
+  // The core's decision (§3.2): password-protected and not opened by this request.
+  const locked = node.locked;
   const withJsonLd = opts.jsonLd && !locked;
   const gid = globalId(urls, node.databaseId);
   const url = eventUrl(node, urls);
 
-  const linkedOpts = { jsonLd: withJsonLd, isLocked };
+  const linkedOpts = { jsonLd: withJsonLd };
   const venues = node.venues.map((v) => presentVenue(v, urls, linkedOpts));
   const organizers = node.organizers.map((o) => presentOrganizer(o, urls, linkedOpts));
 
@@ -117,8 +110,8 @@ export function presentEvent(node: RestEventFragment, urls: RestUrls, opts: Even
       url: url.includes('?') ? `${url}%2F/` : url,
       site: siteRoot(urls),
       currencyCode: opts.settings?.currencyCode ?? opts.currencyCode ?? DEFAULT_CURRENCY_CODE,
-      location: venue && !isLocked(venue) ? venueJsonLd(venue, siteRoot(urls)) : null,
-      organizer: organizer && !isLocked(organizer) ? organizerJsonLd(organizer, siteRoot(urls)) : null,
+      location: venue && !venue.locked ? venueJsonLd(venue, siteRoot(urls)) : null,
+      organizer: organizer && !organizer.locked ? organizerJsonLd(organizer, siteRoot(urls)) : null,
     });
   }
   return locked ? redact(out) : out;

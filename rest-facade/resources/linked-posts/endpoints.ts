@@ -61,7 +61,7 @@ function linkedPostFilter(req: WpRequest): LinkedPostFilter {
 
 /** In the namespace index's order: the collection, then each item's read, delete and update. */
 export function linkedPostEndpoints<N extends LinkedPostFragment>({ kind, path, args, operations: ops, present: presentNode }: LinkedPostResource<N>): Endpoint[] {
-  const present = (node: N, req: WpRequest, jsonLd: boolean) => ({ body: presentNode(node, req.urls, { jsonLd, locked: node.locked }) });
+  const present = (node: N, req: WpRequest, jsonLd: boolean) => ({ body: presentNode(node, req.urls, { jsonLd }) });
   const address = (req: WpRequest) =>
     req.pathParams.slug !== undefined ? { slug: req.pathParams.slug } : { id: pathId(req, () => invalidParamsError([['id', false]])) };
   const input = (req: WpRequest) => linkedPostInput(kind, req.params, req.sent);

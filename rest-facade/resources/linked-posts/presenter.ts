@@ -1,6 +1,6 @@
 /** What the venue (§4.3) and organizer (§4.4) representations share, and their list envelope. */
 import { presentImage } from '../../presenters/image.ts';
-import { defaultLock, redact, type LockCheck } from '../../presenters/redact.ts';
+import { redact } from '../../presenters/redact.ts';
 import { listHeaders, postEnvelope, stringifyValue, type ListEnvelopeInput } from '../../presenters/envelope.ts';
 import type { RestOrganizerFragment, RestVenueFragment } from '../../generated/operations.ts';
 import type { WpResponse } from '../../wp/types.ts';
@@ -12,15 +12,6 @@ export type LinkedPostFragment = RestVenueFragment | RestOrganizerFragment;
 export interface LinkedPostPresentOptions {
   /** Add `json_ld` (single reads, and venues/organizers nested in a single-event read). */
   jsonLd?: boolean;
-  /** Password lock rule (§3.2); default: the node's `locked` (else `hasPassword`). */
-  isLocked?: LockCheck;
-  /** Explicit lock decision for this record (wins over `isLocked`). */
-  locked?: boolean | null;
-}
-
-function isLockedBy(node: LinkedPostFragment, opts: LinkedPostPresentOptions): boolean {
-  if (typeof opts.locked === 'boolean') return opts.locked;
-  return (opts.isLocked ?? defaultLock)(node);
 }
 
 /** Writes `value` at `key` unless it is empty (PHP `array_filter`); `keep` writes it anyway. */
@@ -40,7 +31,8 @@ export interface LinkedPostShape<Node extends LinkedPostFragment> {
  * a list of pairs filtered through a set per record was most of their cost.
  */
 export function presentLinkedPost<Node extends LinkedPostFragment>(node: Node, urls: RestUrls, opts: LinkedPostPresentOptions, shape: LinkedPostShape<Node>): JsonObject {
-  const locked = isLockedBy(node, opts);
+  // The core's decision (§3.2): password-protected and not opened by this request.
+  const locked = node.locked;
   const gid = globalId(urls, node.databaseId);
   const out: JsonObject = {};
   const put: PutMember = (key, value, keep = false) => {

@@ -12,6 +12,9 @@ import { compressible, varyOnEncoding } from '../middleware/compression.ts';
  *
  * - a GraphQL answer with errors (HTTP 200 all the same): nothing;
  * - a read with a password (`?password=`): `private, no-store`;
+ * - a page or feed that decided a password-protected record (src/services/post-pass.ts) depends on
+ *   the post-password cookie: `Vary: Cookie`, and with the cookie `private, no-store` whatever the
+ *   route chose (an answer opened by one visitor's password is theirs alone);
  * - signed-in (or a failed sign-in): `private, no-cache`, unless the route chose its own (the REST
  *   facade sends WordPress's `no-cache, must-revalidate, max-age=0`);
  * - anonymous: `public, max-age=<CAL_HTTP_MAX_AGE_S>` (with `Vary: Authorization` when positive:
@@ -33,8 +36,12 @@ export function useCachePolicy(opts: { maxAgeS: number; sharedMaxAgeS: number })
     if (ctx.path === '/graphql' && hasErrors(body)) return;
     const chosen = ctx.response.get('Cache-Control');
     const cal = ctx.state.cal;
+    const postPass = cal?.postPass;
+    if (postPass?.decided) ctx.vary('Cookie');
     if (typeof ctx.query.password === 'string' && ctx.query.password !== '') {
       if (!chosen) ctx.set('Cache-Control', 'private, no-store');
+    } else if (postPass?.decided && postPass.cookie !== null) {
+      ctx.set('Cache-Control', 'private, no-store');
     } else if (cal?.viewer || ctx.state.authError || ctx.get('authorization')) {
       if (!chosen) ctx.set('Cache-Control', 'private, no-cache');
     } else if (!/private|no-store/i.test(chosen)) {

@@ -7,7 +7,8 @@ import type { Context } from 'koa';
 import type { Feeds } from '../feeds.ts';
 import { createRecordPages } from '../record-pages.ts';
 import { PageRefusal } from '../page-data.ts';
-import type { PageRouter, Site } from '../site.ts';
+import { readPostPass } from '../post-password.ts';
+import { guarded, type PageRouter, type Site } from '../site.ts';
 
 const POST_TYPES: Record<string, 'events' | 'venues' | 'organizers'> = { cal_events: 'events', cal_venue: 'venues', cal_organizer: 'organizers' };
 
@@ -24,6 +25,7 @@ export function createPages(site: Site, feeds: Feeds) {
       site.refuse(ctx, 404);
       return true;
     }
+    readPostPass(ctx, site.urls(ctx));
     try {
       if (kind === 'events') await records.eventPage(ctx, { id: Number(id) });
       else if (kind === 'venues') await records.venuePage(ctx, { id: Number(id) });
@@ -37,6 +39,14 @@ export function createPages(site: Site, feeds: Feeds) {
 
   function register(router: PageRouter) {
     records.register(router);
+    // The password form of an event shown by ID (`/?post_type=cal_events&p={id}`) posts there.
+    router.post('/', (ctx, next) => {
+      if (Object.keys(ctx.query).some((k) => k === 'rest_route' || k.startsWith('rest_route['))) return next();
+      const type = ctx.query.post_type ?? 'cal_events';
+      const id = String(ctx.query.p ?? '');
+      if (type !== 'cal_events' || !/^\d{1,9}$/.test(id)) return next();
+      return guarded(site, (c) => records.eventPassword(c, { id: Number(id) }))(ctx);
+    });
   }
 
   return { register, byId };

@@ -13,7 +13,7 @@ import { htmlToText } from '../../domain/text.ts';
 import { utcToLocal } from '../../domain/wall-clock.ts';
 import { addDays } from '../../domain/calendar-days.ts';
 import { ViewCalendarDaysDocument, type EventFilter, type PostStatus, type ViewEventFragment } from '../generated/operations.ts';
-import { describeWhen, isoStart, timesOn } from '../format.ts';
+import { describeWhen, displayTitle, isoStart, lockedIsoStart, timesOn } from '../format.ts';
 import { addressLine, eventItemList, eventJsonLd, headHtml, scriptJson, type SeoEvent, type SeoVenue } from '../seo.ts';
 import type { PageHead, Site } from '../site.ts';
 import { subscribeLinks } from '../subscribe.ts';
@@ -71,33 +71,42 @@ export interface EventRow {
   /** The calendar days it falls on (the core's Event.daySpan). */
   first: string;
   last: string;
+  /** Password-protected and not opened by this visitor: title and day only. */
+  locked: boolean;
 }
 
+/**
+ * An event as a view shows it. A locked one (a password the visitor has not given: the core's
+ * `locked`) keeps its place, day and title only, as TEC's views keep them: no times, venue,
+ * address, excerpt, cost or image.
+ */
 export function eventRow(site: Site, ctx: Context, e: ViewEventFragment, day?: string): EventRow {
   const urls = site.urls(ctx);
   const lang = site.lang(ctx);
   const t = site.t(ctx);
   const { start, end } = calendarClock(site, e);
-  const venue = e.venues[0];
-  const otherZone = site.config.site.timezoneMode === 'event' && !e.allDay && e.timezone !== site.config.site.timezone;
+  const locked = e.locked;
+  const venue = locked ? undefined : e.venues[0];
+  const otherZone = !locked && site.config.site.timezoneMode === 'event' && !e.allDay && e.timezone !== site.config.site.timezone;
   return {
     id: e.databaseId,
     url: postUrl(urls, 'cal_events', e.databaseId, e.status, e.slug),
-    title: e.title,
-    when: describeWhen(e.allDay, start, end, lang, t('event.allDay').toLowerCase()),
-    times: day ? timesOn(day, e.allDay, start, end, lang) : '',
-    isoStart: isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
+    title: displayTitle(e, t),
+    when: locked ? '' : describeWhen(e.allDay, start, end, lang, t('event.allDay').toLowerCase()),
+    times: day && !locked ? timesOn(day, e.allDay, start, end, lang) : '',
+    isoStart: locked ? lockedIsoStart(start) : isoStart(e.allDay, e.startDate, e.startsAt, e.timezone),
     allDay: e.allDay,
     featured: e.featured,
     zone: otherZone ? e.timezoneAbbr || e.timezone : undefined,
     venueName: venue?.name,
     venueUrl: venue ? postUrl(urls, 'cal_venue', venue.databaseId, venue.status, venue.slug) : undefined,
     venueAddress: venue ? addressLine(venue) : undefined,
-    excerpt: e.excerpt,
-    cost: e.cost,
-    image: e.image ? { url: e.image.url, width: e.image.width, height: e.image.height } : undefined,
+    excerpt: locked ? '' : e.excerpt,
+    cost: locked ? '' : e.cost,
+    image: e.image && !locked ? { url: e.image.url, width: e.image.width, height: e.image.height } : undefined,
     first: e.daySpan.first,
     last: e.daySpan.last,
+    locked,
   };
 }
 
@@ -250,8 +259,9 @@ export function viewHead(site: Site, ctx: Context, scope: Scope, req: ViewReques
   ]
     .filter(Boolean)
     .join(' ');
+  // A locked event is in no JSON-LD: what it is tells the name, place and time the page hides.
   const seen = new Set<number>();
-  const items = eventItems(site, ctx, seo.events.filter((e) => !seen.has(e.databaseId) && seen.add(e.databaseId)));
+  const items = eventItems(site, ctx, seo.events.filter((e) => !e.locked && !seen.has(e.databaseId) && seen.add(e.databaseId)));
   return {
     head: headHtml({ home: urls.home, path: seo.path, title, description, siteName: site.name, type: 'website', lang: site.lang(ctx), site: urls.site }),
     jsonLd: scriptJson(eventItemList({ name: title, url: urls.home + seo.path, first: seo.first }, items)),
