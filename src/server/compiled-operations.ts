@@ -12,7 +12,12 @@ import { compiledRoot } from '../../schema/shared-paths.ts';
  *
  * It is one envelop plugin that only swaps the execute function (`setExecuteFn`): every plugin's
  * `onExecute` and `onExecuteDone` still run around a compiled execution, in the plugins' order, as
- * they do around graphql-js's, and Yoga's error masking sees the same result.
+ * they do around graphql-js's, and Yoga's error masking sees the same result. So an instrumentation
+ * plugin (metrics, tracing) attaches by `onExecute` (the operation's name and document, its start)
+ * and the `onExecuteDone` it returns (the result, its errors, the end), or by `instrumentation.execute`,
+ * which wraps every execution whichever function runs it. A plugin that wraps the execute function
+ * itself (`setExecuteFn(wrap(executeFn))`) must stand after this one in the list, so that the
+ * `executeFn` it is handed is the compiled one; before it, this plugin would replace its wrapper.
  *
  * The resolvers are the schema's own (Pothos's, with the Prisma plugin's selections and the error
  * plugin's typed results); `compiledRoot()` carries the path links they find their parent's plan by

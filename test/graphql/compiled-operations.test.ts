@@ -108,3 +108,34 @@ describe('compiled operations', () => {
     expect(bad.data?.updateEvent).toMatchObject({ __typename: 'ValidationError', field: 'startDate' });
   });
 });
+
+describe('instrumentation around compiled operations', () => {
+  it("a plugin's onExecute, onExecuteDone and instrumentation.execute see every compiled execution", async () => {
+    const { createYoga } = await import('graphql-yoga');
+    const { schema } = await import('../../schema/index.ts');
+    const { useCompiledOperations } = await import('../../src/server/compiled-operations.ts');
+    const seen: string[] = [];
+    const yoga = createYoga({
+      schema,
+      plugins: [
+        {
+          instrumentation: { execute: (_payload: unknown, wrapped: () => unknown) => (seen.push('instrumentation'), wrapped()) },
+          onExecute: ({ args }: { args: { operationName?: string | null } }) => {
+            seen.push(`start ${args.operationName}`);
+            return { onExecuteDone: ({ result }: { result: unknown }) => void seen.push(`done ${Object.keys((result as { data: object }).data).join()}`) };
+          },
+        },
+        useCompiledOperations({ compile: () => true }),
+      ],
+      context: ({ cal }: { cal: unknown }) => cal,
+      logging: false,
+    });
+    const before = compiled.names.length;
+    const cal = await h.contextFor(null, NOW);
+    const { execute, contextFactory } = yoga.getEnveloped({ cal });
+    const result = (await execute({ schema, document: rest.VenuesArchiveDocument, variableValues: { perPage: 2 }, contextValue: await contextFactory(), operationName: 'VenuesArchive' })) as { data?: { venues?: unknown } };
+    expect(result.data?.venues).toBeDefined();
+    expect(compiled.names.slice(before)).toEqual(['VenuesArchive']);
+    expect(seen).toEqual(['instrumentation', 'start VenuesArchive', 'done venues']);
+  });
+});
