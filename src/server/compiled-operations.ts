@@ -34,8 +34,7 @@ export function useCompiledOperations(opts: { compile: (contextValue: unknown) =
     const name = operationName ?? '';
     let query = byName.get(name);
     if (query === undefined) {
-      const result = streamed(document) ? null : compileQuery(schema, document, operationName ?? undefined);
-      query = result && isCompiledQuery(result) ? result : null;
+      query = streamed(document) ? null : compiledOrNull(schema, document, operationName);
       byName.set(name, query);
     }
     return query;
@@ -48,6 +47,16 @@ export function useCompiledOperations(opts: { compile: (contextValue: unknown) =
       setExecuteFn((run) => query.query(compiledRoot(), run.contextValue, run.variableValues ?? {}) as ExecutionResult | Promise<ExecutionResult>);
     },
   };
+}
+
+/** The compiled operation; null (graphql-js runs it, and says what is wrong) when graphql-jit refuses the document or fails on it. */
+function compiledOrNull(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): CompiledQuery | null {
+  try {
+    const result = compileQuery(schema, document, operationName ?? undefined);
+    return isCompiledQuery(result) ? result : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the document uses `@defer` or `@stream` anywhere: answered in parts, by graphql-js's executor. */

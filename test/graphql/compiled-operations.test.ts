@@ -13,7 +13,9 @@ vi.mock('graphql-jit', async (original) => {
   return {
     ...jit,
     compileQuery: ((...args: Parameters<typeof jit.compileQuery>) => {
-      compiled.names.push(String(args[2] ?? ''));
+      const [, document, operationName] = args;
+      const first = document.definitions.find((d) => d.kind === 'OperationDefinition');
+      compiled.names.push(operationName ?? (first && 'name' in first ? (first.name?.value ?? '') : ''));
       return jit.compileQuery(...args);
     }) as typeof jit.compileQuery,
   };
@@ -137,5 +139,25 @@ describe('instrumentation around compiled operations', () => {
     expect(result.data?.venues).toBeDefined();
     expect(compiled.names.slice(before)).toEqual(['VenuesArchive']);
     expect(seen).toEqual(['instrumentation', 'start VenuesArchive', 'done venues']);
+  });
+});
+
+describe('which documents run compiled over /graphql', () => {
+  it('a trusted document does; an ad-hoc one and one with @defer do not', async () => {
+    const { createGraphQLServer } = await import('../../src/server/yoga.ts');
+    const { loadConfig } = await import('../../src/server/config.ts');
+    const { schema } = await import('../../schema/index.ts');
+    const trusted = 'query TrustedVenues { venues(perPage: 1) { totalCount } }';
+    const yoga = createGraphQLServer(schema, { limits: loadConfig({}).graphql, trustedDocuments: new Map([['venues-1', trusted]]) });
+    const cal = await h.contextFor('ADMINISTRATOR', NOW);
+    const post = async (body: object) => {
+      const res = await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Basic x' }, body: JSON.stringify(body) }, { cal });
+      return res.text();
+    };
+    const before = compiled.names.length;
+    expect(await post({ documentId: 'venues-1' })).toContain('"totalCount"');
+    expect(await post({ query: 'query AdHoc { venues(perPage: 1) { totalCount } }' })).toContain('"totalCount"');
+    expect(await post({ query: 'query Deferred { venues(perPage: 1) { ... @defer { totalCount } } }' })).toContain('totalCount');
+    expect(compiled.names.slice(before)).toEqual(['TrustedVenues']);
   });
 });
