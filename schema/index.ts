@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
 import { tagSurrogateKeys } from './surrogate-keys.ts';
+import { shareResponsePaths } from './shared-paths.ts';
 import './errors.ts';
 import './types/common.ts';
 import './types/user.ts';
@@ -13,5 +14,8 @@ import './types/changes.ts';
 import './types/recurrence.ts';
 import './types/node.ts';
 
-/** Resolvers name the records they return (surrogate keys of cacheable responses: schema/surrogate-keys.ts). */
-export const schema = tagSurrogateKeys(builder.toSchema({ sortSchema: false }));
+/**
+ * Resolvers name the records they return (surrogate keys of cacheable responses: schema/surrogate-keys.ts),
+ * and find their parent's plan under compiled execution too (schema/shared-paths.ts).
+ */
+export const schema = shareResponsePaths(tagSurrogateKeys(builder.toSchema({ sortSchema: false })));

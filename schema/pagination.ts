@@ -196,9 +196,6 @@ export function edgeIn<Row>(source: Pick<ListSource<Row>, 'keys' | 'keyValues'>,
   };
 }
 
-/** From this offset on, a page's records are found by ID first (see `prismaList`). */
-const DEEP_OFFSET = 50;
-
 /** The reads of one Prisma model a list needs (its delegate, or a narrower typed view of it). */
 interface ListTable<Row> {
   findMany(args: { select?: object; include?: object; where: object; orderBy?: object; skip?: number; take?: number }): Promise<Row[]>;
@@ -210,11 +207,15 @@ interface ListTable<Row> {
  * A list of one Prisma model: `where` in the order `orderBy` (its last key the ID), each row read
  * with `select` (the caller's selection, widened by the sort keys the cursors need).
  *
- * `idsFirst`: deep offset pages stay cheap. Prisma's relation joins (LATERAL subqueries) are
- * evaluated for every row PostgreSQL skips, so page 100 of 10,000 events took 1.7–2.2 s (0.14 s
- * this way, PostgreSQL). Past `DEEP_OFFSET` the page's IDs are found first (the same filter and
- * order, no relations), then their records loaded by ID and put back in that order: one statement
- * more, each cheap. Keyset pages skip nothing, so they read their rows in one statement however deep.
+ * `idsFirst`: the page is found first and loaded second. Its IDs come from one statement with the
+ * whole filter, the order and the limit and no relation (on the indexes); then the records and
+ * relations of those IDs only, put back in that order. Prisma's relation joins (one LATERAL JSON
+ * build per row and relation) in the statement that filters were evaluated for rows the page never
+ * shows: every row skipped before an OFFSET (page 100 of 10,000 events: 1.7–2.2 s, 0.14 s this
+ * way), and, when the planner misjudged a filter, every row it later threw away (a search in a
+ * category at 100k events built the relations of every event matching the text, then kept ten).
+ * One statement more for a page, each cheap. The relations stay joins: batched reads of the
+ * page's IDs (`relationLoadStrategy: 'query'`) cost eleven statements more and more CPU.
  */
 export function prismaList<Row extends { id: number }>(opts: {
   model: string;
@@ -242,7 +243,7 @@ export function prismaList<Row extends { id: number }>(opts: {
       // Offset pages keep the caller's own orderBy (the statement REST pages have always run).
       const orderBy = reverse ? prismaOrderBy(reversed(keys)) : conditions.length ? prismaOrderBy(keys) : opts.orderBy;
       const filter = and(...conditions);
-      if (!opts.idsFirst || skip < DEEP_OFFSET) return table.findMany({ ...select, where: filter, orderBy, skip, take });
+      if (!opts.idsFirst) return table.findMany({ ...select, where: filter, orderBy, skip, take });
       const order = (await table.findMany({ select: { id: true }, where: filter, orderBy, skip, take })).map((r) => r.id);
       if (!order.length) return [];
       const found = new Map((await table.findMany({ ...select, where: { id: { in: order } } })).map((r) => [r.id, r]));

@@ -63,7 +63,13 @@ export function buildApp({
   // The shared HTTP cache in front: the changes this process commits purge the keys they affect.
   const purger = config.purgeUrls.length ? createPurger({ urls: config.purgeUrls, logger }) : null;
   if (purger) bus.onPublish(purger.hook);
-  const yoga = createGraphQLServer(schema, { logger, limits: config.graphql, freshness, trustedDocuments: config.trustedDocuments });
+  const yoga = createGraphQLServer(schema, {
+    logger,
+    limits: config.graphql,
+    freshness,
+    trustedDocuments: config.trustedDocuments,
+    compile: config.compileOperations,
+  });
   const executor = createExecutor(yoga);
 
   app.use(useRequestLog(logger));

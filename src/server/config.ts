@@ -90,6 +90,7 @@ const schema = z.object({
   CAL_GRAPHQL_SUGGESTIONS: bool.optional(),
   CAL_GRAPHQL_INTROSPECTION: bool.default(true),
   CAL_GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
+  CAL_GRAPHQL_COMPILE: bool.default(true),
   CAL_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   CAL_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(10_000),
   CAL_MAX_QUERIES_PER_REQUEST: nonNegativeInt.default(500),
@@ -176,6 +177,8 @@ export interface Config {
   purgeUrls: string[];
   /** CAL_GRAPHQL_TRUSTED_DOCUMENTS: the only operations anonymous callers may run (null: any, with APQ). */
   trustedDocuments: TrustedDocuments | null;
+  /** CAL_GRAPHQL_COMPILE: the fixed operations (REST, pages, trusted documents) run compiled (src/server/compiled-operations.ts). */
+  compileOperations: boolean;
   /** CAL_SITE_TITLE, CAL_SITE_LOGO_URL, CAL_SITE_NAV, CAL_SITE_STYLESHEET. */
   branding: SiteBranding;
 }
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stylesheet,
     },
     trustedDocuments,
+    compileOperations: e.CAL_GRAPHQL_COMPILE,
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,

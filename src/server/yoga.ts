@@ -11,6 +11,7 @@ import { graphiqlExamples } from './graphiql-examples.ts';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { persistedOperationPlugins, type TrustedDocuments } from './persisted-operations.ts';
 import type { Freshness } from './cache/freshness.ts';
+import { useCompiledOperations } from './compiled-operations.ts';
 
 export interface ServerContext {
   cal: Context;
@@ -43,8 +44,16 @@ const nulInText = (e: unknown) => causedBy(e, (m) => /invalid byte sequence for 
 
 export function createGraphQLServer(
   schema: GraphQLSchema,
-  opts: { logger?: { error: (o: object, m: string) => void }; limits: GraphQLLimits; freshness?: Freshness | null; trustedDocuments?: TrustedDocuments | null },
+  opts: {
+    logger?: { error: (o: object, m: string) => void };
+    limits: GraphQLLimits;
+    freshness?: Freshness | null;
+    trustedDocuments?: TrustedDocuments | null;
+    /** Run the fixed operations compiled (default true; CAL_GRAPHQL_COMPILE). */
+    compile?: boolean;
+  },
 ) {
+  const trustedTexts = new Set(opts.trustedDocuments?.values() ?? []);
   return createYoga<ServerContext, Context>({
     schema,
     // Limits of a public endpoint and CSRF protection (src/server/graphql-limits.ts).
@@ -57,6 +66,9 @@ export function createGraphQLServer(
       ...csrfPlugins(),
       // A mutation answers once the byte cache's freshness has moved on (src/server/cache/freshness.ts).
       ...(opts.freshness ? [opts.freshness.plugin()] : []),
+      // The REST facade's and the pages' operations and the trusted documents run compiled; a
+      // plugin's onExecute/onExecuteDone (metrics, tracing) sees them all the same, wherever it stands.
+      ...(opts.compile === false ? [] : [useCompiledOperations({ compile: (context) => internal(context) || trusted(context, trustedTexts) })]),
     ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',
@@ -90,6 +102,15 @@ export function createGraphQLServer(
     context: ({ cal }) => cal,
     logging: false,
   });
+}
+
+const internal = (context: unknown) => !!(context as { [INTERNAL_OPERATION]?: boolean } | null)?.[INTERNAL_OPERATION];
+
+/** Whether `/graphql` was sent the text of a trusted document (by ID or as it is). */
+function trusted(context: unknown, texts: ReadonlySet<string>): boolean {
+  if (!texts.size) return false;
+  const query = (context as { params?: { query?: unknown } } | null)?.params?.query;
+  return typeof query === 'string' && texts.has(query);
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;

@@ -2,7 +2,9 @@
  * Summary of a V8 `.cpuprofile` (node --cpu-prof): self time per function and per package.
  * Standalone: `tsx test/bench/profile.ts <file.cpuprofile> [top]`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** This checkout (profiled file names are shown relative to it). */
@@ -10,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  callFrame: { functionName: string; scriptId: string | number; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 interface CpuProfile {
@@ -27,6 +29,42 @@ export interface ProfileSummary {
   busyMs: number;
   functions: { name: string; where: string; selfMs: number; pct: number }[];
   packages: { name: string; selfMs: number; pct: number }[];
+  /** The same time by layer of the request (LAYERS): the executor's share is `executor`. */
+  layers: { name: string; selfMs: number; pct: number }[];
+}
+
+/**
+ * The layers a request's CPU goes through, by where the code comes from (after the bundle's source
+ * map): GraphQL execution (graphql-js's executor, Yoga's and envelop's, graphql-jit and the code it
+ * generates), the schema's resolvers (Pothos and ours), Prisma's client, the database driver, the
+ * REST facade (presenters, JSON encoding), garbage collection, the rest.
+ */
+function layerOf(pkg: string, source: string): string {
+  if (pkg === '(garbage collector)') return 'garbage collection';
+  if (pkg === '(compiled operation)' || pkg === 'graphql-jit') return 'executor';
+  if (/(^|\/)graphql\/(execution|jsutils|type)\//.test(source) || /^(@graphql-tools\/executor|@envelop\/|graphql-yoga|@graphql-yoga)/.test(pkg)) return 'executor';
+  if (pkg === 'schema' || pkg.startsWith('@pothos/')) return 'resolvers (Pothos, schema)';
+  if (pkg.startsWith('@prisma/client') || pkg === 'prisma' || pkg === '@prisma/client-runtime-utils') return 'Prisma client';
+  if (pkg === 'pg' || pkg.startsWith('pg-') || pkg.startsWith('@prisma/adapter') || pkg === '@prisma/driver-adapter-utils') return 'database driver';
+  if (pkg.startsWith('rest-facade/')) return 'REST facade (presenters, encoding)';
+  if (pkg.startsWith('src/')) return 'services, server';
+  return 'other (Node, V8, Koa, …)';
+}
+
+/** Source maps of bundled files (`dist/…/main.js` → its `.map`), read once per file. */
+const maps = new Map<string, { map: SourceMap; dir: string } | null>();
+function original(url: string, line: number, column: number): { url: string; line: number } {
+  if (!url.startsWith('file://')) return { url, line };
+  const file = fileURLToPath(url);
+  let entry = maps.get(file);
+  if (entry === undefined) {
+    entry = existsSync(`${file}.map`) ? { map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))), dir: path.dirname(file) } : null;
+    maps.set(file, entry);
+  }
+  const found = entry?.map.findEntry(line, column);
+  if (!entry || !found || !('originalSource' in found) || !found.originalSource) return { url, line };
+  const source = found.originalSource.startsWith('file://') ? found.originalSource : pathToFileURL(path.resolve(entry.dir, found.originalSource)).href;
+  return { url: source, line: found.originalLine };
 }
 
 /** `node_modules/@scope/pkg/...` → `@scope/pkg`; project files → their top folder; natives as is. */
@@ -59,9 +97,14 @@ export function summarizeCpuProfile(file: string, top = 25, skipMs = 0): Profile
   const totalUs = firstKept < 0 ? 0 : t - firstKept;
   const fn = new Map<string, { name: string; where: string; us: number }>();
   const pkg = new Map<string, number>();
+  const layer = new Map<string, number>();
   let idleUs = 0;
   for (const [id, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const frame = byId.get(id)!.callFrame;
+    const { functionName } = frame;
+    const { url, line: lineNumber } = original(frame.url, frame.lineNumber, frame.columnNumber);
+    // A function made by `new Function` (graphql-jit's compiled operations) has a script but no URL.
+    const generated = !url && String(frame.scriptId) !== '0';
     const name = functionName || '(anonymous)';
     if (name === '(idle)') idleUs += us;
     const short = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(`${ROOT}/`, '').replace(/^.*\/cal-bench-rev-[^/]+\//, '');
@@ -70,8 +113,12 @@ export function summarizeCpuProfile(file: string, top = 25, skipMs = 0): Profile
     const entry = fn.get(key) ?? { name, where, us: 0 };
     entry.us += us;
     fn.set(key, entry);
-    const pk = name === '(idle)' || name === '(garbage collector)' || name === '(program)' ? name : packageOf(url, name);
+    const pk = name === '(idle)' || name === '(garbage collector)' || name === '(program)' ? name : generated ? '(compiled operation)' : packageOf(url, name);
     pkg.set(pk, (pkg.get(pk) ?? 0) + us);
+    if (name !== '(idle)') {
+      const l = layerOf(pk, url);
+      layer.set(l, (layer.get(l) ?? 0) + us);
+    }
   }
   const busyUs = totalUs - idleUs;
   const pct = (us: number) => +((100 * us) / Math.max(1, busyUs)).toFixed(1);
@@ -88,11 +135,14 @@ export function summarizeCpuProfile(file: string, top = 25, skipMs = 0): Profile
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => ({ name, selfMs: Math.round(us / 1000), pct: pct(us) })),
+    layers: [...layer.entries()].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, selfMs: Math.round(us / 1000), pct: pct(us) })),
   };
 }
 
 export function formatProfile(s: ProfileSummary): string {
-  const lines = [`CPU profile: ${s.busyMs} ms busy of ${s.totalMs} ms (self time, % of busy)`, '', 'by package / folder:'];
+  const lines = [`CPU profile: ${s.busyMs} ms busy of ${s.totalMs} ms (self time, % of busy)`, '', 'by layer:'];
+  for (const l of s.layers) lines.push(`  ${l.pct.toFixed(1).padStart(5)}%  ${String(l.selfMs).padStart(6)} ms  ${l.name}`);
+  lines.push('', 'by package / folder:');
   for (const p of s.packages) lines.push(`  ${p.pct.toFixed(1).padStart(5)}%  ${String(p.selfMs).padStart(6)} ms  ${p.name}`);
   lines.push('', 'top functions:');
   for (const f of s.functions) lines.push(`  ${f.pct.toFixed(1).padStart(5)}%  ${String(f.selfMs).padStart(6)} ms  ${f.name}  ${f.where}`);
