@@ -11,8 +11,8 @@
  * server runs) spent between two ticks of a 1 ms timer: the longest stretch the event loop ran
  * without getting back to its timers, whatever else the machine did meanwhile. An answer is in
  * time when it came within 1 s by the clock or, failing that, when the process (worker threads
- * included) spent less than 1 s of CPU on it; a request missing both is tried again (three
- * attempts, the best counts). /healthz's wall times are recorded beside, with the thread's CPU per
+ * included) spent less than 1 s of CPU on it; a request missing that or its hold bound is tried
+ * again (three attempts, the best counts). /healthz's wall times are recorded beside, with the thread's CPU per
  * request, and the slowest cases printed at the end.
  *
  * Writers without `unfiltered_html` (authors; editors for tags, which authors may not write) are
@@ -121,11 +121,17 @@ async function post(path: string, role: TestRole, body: unknown): Promise<Answer
 }
 
 /**
- * Sends the request (up to three times while the answer misses its bound), polling `/healthz` and
- * sampling this thread's CPU at every timer tick meanwhile; `cleanup` undoes what an attempt
- * created. Records and returns the best attempt.
+ * Sends the request (up to three times while the answer or the hold misses its bound for `bytes`
+ * sent), polling `/healthz` and sampling this thread's CPU at every timer tick meanwhile;
+ * `cleanup` undoes what an attempt created. Records and returns the best attempt: the one
+ * furthest within its bounds. A hold can miss once for reasons outside the request (a major
+ * collection of the test process's heap, the machine's other load inflating CPU time); a step
+ * that grows too fast misses on every attempt.
  */
-async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: Answer) => Promise<void> = async () => {}): Promise<Measured> {
+async function measure(label: string, bytes: number, send: () => Promise<Answer>, cleanup: (a: Answer) => Promise<void> = async () => {}): Promise<Measured> {
+  const bound = bounds(label, bytes);
+  /** How far past its bounds an attempt went (≤ 1: within both). */
+  const excess = (m: Measured) => Math.max(Math.min(m.answerMs, m.serverMs) / bound.answerMs, m.holdMs / bound.holdMs);
   let best: Measured | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const collecting = performance.now();
@@ -161,8 +167,8 @@ async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: 
     const used = process.cpuUsage(processCpu);
     const m: Measured = { label, status: answer.status, answerMs, serverMs: (used.user + used.system) / 1000, holdMs, healthzMs, cpuMs: threadCpuMs() - cpu, attempts: attempt };
     await cleanup(answer);
-    if (!best || m.answerMs < best.answerMs) best = m;
-    if (m.answerMs < ANSWER_MS || m.serverMs < ANSWER_MS) break;
+    if (!best || excess(m) < excess(best)) best = m;
+    if (excess(m) < 1) break;
   }
   measured.push(best!);
   return best!;
@@ -178,16 +184,22 @@ async function measure(label: string, send: () => Promise<Answer>, cleanup: (a: 
  */
 const indexedEventText = (label: string) => /^(POST \/events\S* (description|excerpt)|(create|update)Event input\.(description|excerpt)):/.test(label);
 
-function expectWithinBounds(m: Measured, bytes: number) {
-  expect(m.status, m.label).toBeLessThan(500);
+/** The answer and hold bounds of the request `label` carrying `bytes` of adversarial text. */
+function bounds(label: string, bytes: number): { answerMs: number; holdMs: number } {
   const kb = bytes / 1000;
   const embedded = testBackend === 'pglite';
-  const answerAllowance = embedded && indexedEventText(m.label) ? 3 * kb : 0;
-  const holdAllowance = embedded ? (indexedEventText(m.label) ? 3 : 0.25) * kb : 0;
+  const answerAllowance = embedded && indexedEventText(label) ? 3 * kb : 0;
+  const holdAllowance = embedded ? (indexedEventText(label) ? 3 : 0.25) * kb : 0;
+  return { answerMs: ANSWER_MS + answerAllowance, holdMs: HOLD_MS + holdAllowance };
+}
+
+function expectWithinBounds(m: Measured, bytes: number) {
+  expect(m.status, m.label).toBeLessThan(500);
+  const bound = bounds(m.label, bytes);
   // Answered in time: by the clock, or, when other processes took the CPU meanwhile, by the CPU
   // time this process (server, worker threads and all) spent on the request.
-  expect(Math.min(m.answerMs, m.serverMs), `${m.label}: answered in (wall ${m.answerMs.toFixed(0)} ms, server CPU ${m.serverMs.toFixed(0)} ms)`).toBeLessThan(ANSWER_MS + answerAllowance);
-  expect(m.holdMs, `${m.label}: held the event loop (/healthz waiting) for`).toBeLessThan(HOLD_MS + holdAllowance);
+  expect(Math.min(m.answerMs, m.serverMs), `${m.label}: answered in (wall ${m.answerMs.toFixed(0)} ms, server CPU ${m.serverMs.toFixed(0)} ms)`).toBeLessThan(bound.answerMs);
+  expect(m.holdMs, `${m.label}: held the event loop (/healthz waiting) for`).toBeLessThan(bound.holdMs);
 }
 
 /**
@@ -273,12 +285,13 @@ describe('REST writes with adversarial text', () => {
         it(`${param}`, async () => {
           const record = await s.create(def.path, def.create(), def.role);
           for (const [name, value, size] of cases()) {
-            const update = await measure(`POST ${def.path}/{id} ${param}: ${name}`, () =>
+            const update = await measure(`POST ${def.path}/{id} ${param}: ${name}`, size, () =>
               post(`/wp-json/cal/events/v1${def.path}/${record.id}`, def.role, withValue({}, param, value)),
             );
             expectWithinBounds(update, size);
             const create = await measure(
               `POST ${def.path} ${param}: ${name}`,
+              size,
               () => post(`/wp-json/cal/events/v1${def.path}`, def.role, withValue(def.create(), param, value)),
               (a) => removeCreated(resource, a),
             );
@@ -386,6 +399,7 @@ describe('GraphQL mutations with adversarial text', async () => {
           const vars = setPath({ ...m.base(), ...(id !== null ? { id } : {}) }, path, value);
           const result = await measure(
             `${m.name} ${path}: ${name}`,
+            size,
             () => post('/graphql', m.role, { query, variables: vars }),
             async (a) => {
               if (m.name.startsWith('create') && a.id !== null) await s.db.prisma.post.delete({ where: { id: a.id } });
