@@ -3,6 +3,7 @@ import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import type { DatabaseClient } from '../db/input-guard.ts';
+import { live } from '../telemetry/metrics.ts';
 import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
@@ -41,6 +42,8 @@ export interface Change {
    * trashed, unpublished) reaches exactly the callers who could read it.
    */
   before?: { status: string; authorId: number | null };
+  /** When it was published (epoch ms; set by the bus): the subscribers' delivery lag is measured from it. */
+  at?: number;
 }
 
 export type ChangeListener = (change: Change) => void;
@@ -99,6 +102,7 @@ function parseChange(value: unknown): Change | null {
   if (before && typeof before === 'object' && typeof before.status === 'string') {
     change.before = { status: before.status, authorId: typeof before.authorId === 'number' ? before.authorId : null };
   }
+  if (typeof c.at === 'number') change.at = c.at;
   return change;
 }
 
@@ -113,13 +117,16 @@ function createChangeBus(target: Transport, channel: string, transport: ChangeTr
   // publishes more changes than that at once.
   const deliver = (event: Event) => {
     const change = parseChange((event as ChangeEvent).detail);
-    if (change) listeners.emit(change);
+    if (!change) return;
+    live.deliveries.inc();
+    if (change.at !== undefined) live.lag.observe(Math.max(0, Date.now() - change.at) / 1000);
+    listeners.emit(change);
   };
   target.addEventListener(channel, deliver);
   return {
     publish: (change) => {
       hooks.emit(change);
-      pubsub.publish(channel, change);
+      pubsub.publish(channel, { ...change, at: Date.now() });
     },
     onPublish: (hook) => hooks.add(hook),
     onChange: (listener) => listeners.add(listener),
