@@ -2,9 +2,10 @@
 // the telemetry packages (OpenTelemetry, prom-client's bintrees) that this project never loads.
 // Each @opentelemetry/* package ships its code three times (build/src CommonJS, build/esm and
 // build/esnext) with source maps; semantic-conventions adds its "incubating" (experimental) names.
-// The server keeps @opentelemetry/* outside its bundle (src/build.mjs), so Node loads build/src,
-// which holds the types too; vitest loads the same. What stays is the published CommonJS build,
-// untouched: ~26 MB become ~8 MB. Reinstall (`npm ci`) to get the removed files back.
+// Node loads build/src (the server keeps @opentelemetry/* outside its bundle, src/build.mjs), which
+// holds the types too; vite (the tests) resolves the `module` entry, build/esm. build/esnext (no
+// tool here reads the `esnext` field), the source maps and the experimental names go: ~30 MB become
+// ~14 MB. Reinstall (`npm ci`) to get the removed files back.
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -31,7 +32,6 @@ const otel = path.join(modules, '@opentelemetry');
 if (existsSync(otel)) {
   for (const pkg of readdirSync(otel)) {
     const dir = path.join(otel, pkg);
-    remove(path.join(dir, 'build', 'esm'));
     remove(path.join(dir, 'build', 'esnext'));
     walk(dir, (p, name) => {
       if (name.endsWith('.map')) remove(p);

@@ -54,11 +54,13 @@ export function useGraphQLTelemetry(opts: { metrics: boolean }): Plugin {
           if (opts.metrics) {
             graphql.operations.inc({ operation: name, type, route: record?.surface === 'rest' || record?.surface === 'pages' || record?.surface === 'feeds' ? (record.route ?? 'none') : 'none' });
             graphql.duration.observe({ operation: name, type }, (performance.now() - started) / 1000);
+            let unavailable = false;
             for (const e of errors ?? []) {
               const c = String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
               graphql.errors.inc({ operation: name, code: code(c) });
-              if (c === 'SERVICE_UNAVAILABLE') db.unavailable.inc();
+              unavailable ||= c === 'SERVICE_UNAVAILABLE';
             }
+            if (unavailable) db.unavailable.inc();
           }
           if (errors?.length && span && ours.has(span)) fail(span, new Error(errors.map((e) => e.message).join('; ')));
         },

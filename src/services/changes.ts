@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { live } from '../telemetry/metrics.ts';
+import { inSpan, SpanKind } from '../telemetry/tracing.ts';
 import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
@@ -201,8 +202,9 @@ async function redisBus(url: string, channel: string, logger: BusLogger): Promis
   // becoming an unhandled rejection; the target routes the channel's messages.
   const publishClient = Object.create(publisher, {
     publish: {
+      // Traced, each PUBLISH is a client span of the request that committed the change.
       value: (ch: string, message: string) =>
-        publisher.publish(ch, message).catch((err: unknown) => {
+        inSpan('redis PUBLISH', { 'db.system.name': 'redis', 'db.operation.name': 'PUBLISH' }, () => publisher.publish(ch, message), SpanKind.CLIENT).catch((err: unknown) => {
           if (publisher.status === 'ready') logger.error({ err }, 'change bus: publish to Redis failed');
           else dropped++;
           return 0;

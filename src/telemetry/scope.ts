@@ -6,10 +6,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
  * surface (REST, GraphQL, pages, feeds), set by whichever layer matched it (the REST facade, the
  * pages' router), read by the request's metrics, log line and spans.
  *
- * It travels in OpenTelemetry's context: one AsyncLocalStorage scope per request, the one the
- * trace's spans travel in too, instead of a second store of our own. The context manager is
- * registered when metrics or tracing are on (`enableRequestScope`); otherwise `currentRequest()`
- * is undefined and recording does nothing.
+ * It travels in OpenTelemetry's context: one AsyncLocalStorage per process, the one the trace's
+ * spans and the query budget travel in too. Records are made when metrics or tracing are on
+ * (`enableRequestScope`); otherwise `currentRequest()` is undefined and recording does nothing.
  */
 export interface RequestRecord {
   route?: string;
@@ -22,11 +21,27 @@ export type Surface = 'rest' | 'graphql' | 'pages' | 'feeds' | 'other';
 const KEY = createContextKey('cal-events request');
 let enabled = false;
 
+// The process's one AsyncLocalStorage for request-scoped values: OpenTelemetry's context manager,
+// registered on load (the query budget of src/db/request-budget.ts lives in it too, so that a request
+// never runs under two stores: each store costs every promise of the request a copy). A manager
+// registered already (a host that set up OpenTelemetry itself) is kept: setGlobal… refuses a second.
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+
+/** Runs `fn` with `value` under `key` in the active context (request-scoped values). */
+export function withValue<T>(key: symbol, value: unknown, fn: () => T): T {
+  return context.with(context.active().setValue(key, value), fn);
+}
+
+/** The value under `key` in the active context. */
+export function valueOf<T>(key: symbol): T | undefined {
+  return context.active().getValue(key) as T | undefined;
+}
+
+export { createContextKey };
+
+/** Metrics or tracing on: requests get a record. */
 export function enableRequestScope(): void {
-  if (enabled) return;
   enabled = true;
-  // A manager registered already (a host that set up OpenTelemetry itself) is kept: setGlobal… refuses a second.
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 }
 
 /** Runs `fn` in the scope of a new request record (the active context's, a span's if any, plus the record). */
