@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { currentRequest, type Surface } from '../telemetry/scope.ts';
+import { currentRequest, type RequestRecord, type Surface } from '../telemetry/scope.ts';
 
 /** Paths the server answers itself, outside the REST facade's and the pages' routers. */
 const OWN: Record<string, Surface> = { '/graphql': 'graphql', '/healthz': 'other', '/readyz': 'other' };
@@ -9,8 +9,7 @@ const OWN: Record<string, Surface> = { '/graphql': 'graphql', '/healthz': 'other
  * recorded (src/telemetry/scope.ts), else the server's own paths, else `(no route)`: a label
  * never made of the URL, so that any number of distinct URLs adds no series.
  */
-export function requestRoute(ctx: Context): { route: string; surface: Surface } {
-  const record = currentRequest();
+export function requestRoute(ctx: Context, record: RequestRecord | undefined = currentRequest()): { route: string; surface: Surface } {
   if (record?.route !== undefined) return { route: record.route, surface: record.surface ?? 'other' };
   const own = OWN[ctx.path];
   if (own) return { route: ctx.path, surface: own };

@@ -4,7 +4,7 @@
  * any per-request overhead shows most) on three servers over copies of one seeded calendar:
  *
  *   off      CAL_METRICS_ADDR=off, no OTEL_* variable: tracing off, nothing recorded
- *   metrics  CAL_METRICS_ADDR on (scraped once a second), tracing off
+ *   metrics  CAL_METRICS_ADDR on (scraped every 15 s, as deploy/prometheus/prometheus.yml does), tracing off
  *   traced   metrics on, and OTLP traces with OTEL_TRACES_SAMPLER=traceidratio, ARG=0.1, exported to
  *            a receiver in this process that reads and drops them
  *
@@ -43,6 +43,7 @@ export async function measureTelemetry(root = ROOT): Promise<TelemetryRow[]> {
   const seconds = Number(env.BENCH_TELEMETRY_SECONDS ?? 1.5);
   const connections = Number(env.BENCH_TELEMETRY_CONNECTIONS ?? 4);
   const events = Number(env.BENCH_TELEMETRY_EVENTS ?? 300);
+  const scrapeS = Number(env.BENCH_TELEMETRY_SCRAPE_S ?? 15);
   execFileSync(process.execPath, ['src/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
 
   // A receiver that takes the spans and drops them (an OTLP collector's cost is not the server's).
@@ -86,8 +87,8 @@ export async function measureTelemetry(root = ROOT): Promise<TelemetryRow[]> {
         label: `server (${s.setup})`,
       });
       children.push(child);
-      // Scraped as Prometheus would: its cost is part of having metrics on.
-      if (metricsPort) scrapers.push(setInterval(() => void fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.arrayBuffer()).catch(() => {}), 1000));
+      // Scraped as the shipped Prometheus configuration does (every 15 s; BENCH_TELEMETRY_SCRAPE_S): its cost is part of having metrics on.
+      if (metricsPort) scrapers.push(setInterval(() => void fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.arrayBuffer()).catch(() => {}), scrapeS * 1000));
       servers.push({ setup: s.setup, child, rps: [], cpu: [] });
     }
     const path50 = '/wp-json/cal/events/v1/events?per_page=50';
@@ -135,7 +136,7 @@ async function freeLoopbackPort(): Promise<number> {
 
 export function formatTelemetry(rows: TelemetryRow[]): string {
   const lines = ['telemetry overhead, cached GET /events?per_page=50 (byte cache hits), medians over alternating rounds:'];
-  const label = { off: 'metrics off, tracing off', metrics: 'metrics on (scraped 1/s), tracing off', traced: 'metrics on, tracing 10 % sampled' };
+  const label = { off: 'metrics off, tracing off', metrics: 'metrics on (scraped), tracing off', traced: 'metrics on, tracing 10 % sampled' };
   for (const r of rows) {
     const cost = r.setup === 'off' ? '' : `: throughput ${((r.rpsRatio - 1) * 100).toFixed(1)} %, CPU/req ${((r.cpuRatio - 1) * 100).toFixed(1)} % vs off`;
     lines.push(`  ${label[r.setup].padEnd(40)} ${String(r.rps).padStart(6)} req/s, ${r.cpuMsPerReq.toFixed(3)} ms CPU/req${cost}${r.spansReceived !== undefined ? ` (${r.spansReceived} exports received)` : ''}`);

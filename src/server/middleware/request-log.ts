@@ -36,7 +36,7 @@ export function useRequestLog(logger: Logger, opts: { metrics: boolean } = { met
       error = e;
       throw e;
     } finally {
-      const { route, surface } = inRequest(record, () => requestRoute(ctx), traced?.context);
+      const { route, surface } = requestRoute(ctx, record);
       const status = error ? 500 : ctx.status;
       const ms = performance.now() - started;
       if (opts.metrics) {
