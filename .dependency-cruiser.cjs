@@ -18,10 +18,14 @@
  *   src/web/routes.ts); the CLI reads the server's configuration, cache generation and purger. Nothing
  *   imports a composition root.
  *
+ * - src/telemetry: metrics, tracing and the request's telemetry scope; every layer may record into
+ *   it, and it imports nothing of the project.
+ *
  * `import type` counts (tsPreCompilationDeps). Tests and generated code are not checked.
  */
 const layer = {
   domain: '^src/domain/',
+  telemetry: '^src/telemetry/',
   db: '^src/db/',
   services: '^src/services/',
   schema: '^schema/',
@@ -49,6 +53,13 @@ module.exports = {
       comment: 'src/domain holds pure rules: it imports only itself and packages.',
       from: { path: layer.domain },
       to: { path: '^(src|schema|rest-facade|prisma)/', pathNot: layer.domain },
+    },
+    {
+      name: 'telemetry-is-a-leaf',
+      comment: 'src/telemetry is recorded into by every layer; it imports nothing of the project.',
+      severity: 'error',
+      from: { path: layer.telemetry },
+      to: { path: '^(src|schema|rest-facade|prisma)/', pathNot: layer.telemetry },
     },
     {
       name: 'db-below-services',

@@ -74,6 +74,7 @@ const BUNDLE_EXTERNAL = [
   'piscina',
   'swagger-ui-dist',
   'ioredis',
+  '@opentelemetry/*', // loaded as Node resolves it (build/src): prisma/prune-telemetry.mjs removes the ESNext build
 ];
 /**
  * Prisma's query compiler is published as a module holding the WebAssembly as a 2.3 MB base64

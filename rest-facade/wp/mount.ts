@@ -31,6 +31,8 @@ import { allowedMethods, checkPermission } from './permission.ts';
 import { InvalidValue, percentDecode } from './query-string.ts';
 import { ResponseWriter, isValidJsonpCallback, sendWp, wpResponse, type SendOptions } from './response.ts';
 import { compileRoute, matchRoute, mergeSources, processArgs, routeIndexEntry, routesForPath, type CompiledRoute } from './route.ts';
+import { routeMatched } from '../../src/telemetry/scope.ts';
+import { inSpan } from '../../src/telemetry/tracing.ts';
 import {
   ANONYMOUS,
   DEFAULT_SETTINGS,
@@ -228,11 +230,16 @@ export function createWpRestDispatch(opts: WpRestOptions): WpDispatch {
 
     const match = (METHODS as readonly string[]).includes(method) ? matchRoute(compiled, path, method as HttpMethod) : null;
     if (!match) {
+      routeMatched('(no route)', 'rest');
       sendWp(out, noRoute(), send);
       return;
     }
+    // Metrics, logs and traces name the request by its route's template, never its URL.
+    routeMatched(match.route.key, 'rest');
     const [req, sentNames] = wpRequest(match.route, match.groups, method as HttpMethod);
-    const result = await runEndpoint(request, out, req, sentNames, match, env, send);
+    const result = await inSpan(`REST ${method} ${match.route.key}`, { 'http.route': match.route.key, 'http.request.method': method }, () =>
+      runEndpoint(request, out, req, sentNames, match, env, send),
+    );
     send.allow = await allowedMethods(match.route, req, warn);
     sendWp(out, result, send);
   }

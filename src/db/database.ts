@@ -14,6 +14,7 @@ import type * as pg from 'pg';
 import { PrismaClient } from '../../prisma/generated/client/client.ts';
 import { guardInput, type DatabaseClient } from './input-guard.ts';
 import { chargeStatement } from './request-budget.ts';
+import { db as dbMetrics, sampleOnScrape } from '../telemetry/metrics.ts';
 import { emptyDatabaseImage } from './empty-database.ts';
 
 export type DatabaseKind = 'pglite-memory' | 'pglite-dir' | 'postgres';
@@ -234,11 +235,18 @@ async function openPostgres(url: string, opts: OpenDatabaseOptions, log: (msg: s
     // A pool per connect() (the client's, each schema engine's), ended when its adapter is disposed.
     connect: async () => {
       const pool = reportCharAsText(new driver.Pool(config));
+      // The pool's saturation, read when scraped; no longer once the adapter is disposed.
+      const unsample = sampleOnScrape(() => {
+        dbMetrics.poolInUse.inc(pool.totalCount - pool.idleCount);
+        dbMetrics.poolWaiting.inc(pool.waitingCount);
+        dbMetrics.poolSize.inc(pool.totalCount);
+      });
       const adapter = await new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() }).connect();
       // adapter-pg splits scripts on every ";" (breaking literals that contain one) and runs the
       // parts one by one; one simple-protocol query keeps a migration atomic, as `prisma migrate` does.
       // A migration may legitimately run longer than a request's statement timeout.
-      return wrapAdapter(adapter, opts.onQuery, (script) => pool.query(opts.statementTimeoutMs ? `SET LOCAL statement_timeout = 0;\n${script}` : script));
+      const wrapped = wrapAdapter(adapter, opts.onQuery, (script) => pool.query(opts.statementTimeoutMs ? `SET LOCAL statement_timeout = 0;\n${script}` : script));
+      return { ...wrapped, dispose: () => (unsample(), wrapped.dispose()) };
     },
     connectToShadowDb: () => new PrismaPg(config).connectToShadowDb(),
   };
@@ -352,8 +360,8 @@ function wrapAdapter(
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
-    queryRaw: (q: SqlQuery) => (seen(q.sql, q.args), adapter.queryRaw(q)),
-    executeRaw: (q: SqlQuery) => (seen(q.sql, q.args), adapter.executeRaw(q)),
+    queryRaw: (q: SqlQuery) => (seen(q.sql, q.args), timed(adapter.queryRaw(q))),
+    executeRaw: (q: SqlQuery) => (seen(q.sql, q.args), timed(adapter.executeRaw(q))),
     executeScript: async (script) => {
       seen(script);
       try {
@@ -368,13 +376,21 @@ function wrapAdapter(
   };
 }
 
+/** The statement's duration, into the statement histogram (src/telemetry/metrics.ts). */
+function timed<T>(running: Promise<T>): Promise<T> {
+  const started = performance.now();
+  const done = () => dbMetrics.statement.observe((performance.now() - started) / 1000);
+  void running.then(done, done);
+  return running;
+}
+
 function wrapTransaction(tx: Transaction, seen: (sql: string, args?: readonly unknown[]) => void): Transaction {
   return {
     provider: tx.provider,
     adapterName: tx.adapterName,
     options: tx.options,
-    queryRaw: (q) => (seen(q.sql, q.args), tx.queryRaw(q)),
-    executeRaw: (q) => (seen(q.sql, q.args), tx.executeRaw(q)),
+    queryRaw: (q) => (seen(q.sql, q.args), timed(tx.queryRaw(q))),
+    executeRaw: (q) => (seen(q.sql, q.args), timed(tx.executeRaw(q))),
     commit: () => tx.commit(),
     rollback: () => tx.rollback(),
     createSavepoint: tx.createSavepoint?.bind(tx),

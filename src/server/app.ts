@@ -69,10 +69,11 @@ export function buildApp({
     freshness,
     trustedDocuments: config.trustedDocuments,
     compile: config.compileOperations,
+    metrics: config.metrics !== null,
   });
   const executor = createExecutor(yoga);
 
-  app.use(useRequestLog(logger));
+  app.use(useRequestLog(logger, { metrics: config.metrics !== null }));
   app.use(useErrorCatch(logger));
   if (purger) app.use(usePurgeSettled(purger));
   app.use(useQueryBudget(config.maxQueriesPerRequest));

@@ -91,6 +91,12 @@ const schema = z.object({
   CAL_GRAPHQL_INTROSPECTION: bool.default(true),
   CAL_GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   CAL_GRAPHQL_COMPILE: bool.default(true),
+  // host:port of the Prometheus metrics listener (its own, never the public one), or `off`.
+  CAL_METRICS_ADDR: z
+    .string()
+    .trim()
+    .regex(/^(off|\[?[\w.:-]*?\]?:\d{1,5})$/, 'must be host:port (e.g. 127.0.0.1:9464, 0.0.0.0:9464, [::1]:9464) or off')
+    .default('127.0.0.1:9464'),
   CAL_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   CAL_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(10_000),
   CAL_MAX_QUERIES_PER_REQUEST: nonNegativeInt.default(500),
@@ -179,6 +185,8 @@ export interface Config {
   trustedDocuments: TrustedDocuments | null;
   /** CAL_GRAPHQL_COMPILE: the fixed operations (REST, pages, trusted documents) run compiled (src/server/compiled-operations.ts). */
   compileOperations: boolean;
+  /** CAL_METRICS_ADDR: where `/metrics` is served (src/server/metrics-listener.ts); null: off. */
+  metrics: { host: string; port: number } | null;
   /** CAL_SITE_TITLE, CAL_SITE_LOGO_URL, CAL_SITE_NAV, CAL_SITE_STYLESHEET. */
   branding: SiteBranding;
 }
@@ -245,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustedDocuments,
     compileOperations: e.CAL_GRAPHQL_COMPILE,
+    metrics: metricsAddress(e.CAL_METRICS_ADDR),
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
@@ -312,3 +321,12 @@ export function retiredVariables(env: NodeJS.ProcessEnv = process.env): { variab
 }
 
 export const defaultSiteSettings: SiteSettings = loadConfig({}).site;
+
+/** `host:port` (an IPv6 host in brackets) → the listener's address; `off` → null. */
+function metricsAddress(value: string): { host: string; port: number } | null {
+  if (value === 'off') return null;
+  const at = value.lastIndexOf(':');
+  const port = Number(value.slice(at + 1));
+  if (port > 65535) throw new ConfigError([`CAL_METRICS_ADDR: port ${port} is out of range`]);
+  return { host: value.slice(0, at).replace(/^\[|\]$/g, '') || '0.0.0.0', port };
+}

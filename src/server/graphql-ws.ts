@@ -11,6 +11,7 @@ import { authenticate } from './auth.ts';
 import type { Config } from './config.ts';
 import type { GraphQLServer } from './yoga.ts';
 import { isTrustedDocument } from './persisted-operations.ts';
+import { live } from '../telemetry/metrics.ts';
 import { createGraphQLError } from 'graphql-yoga';
 
 /** What one connection keeps: its caller, authenticated once when the connection opens. */
@@ -123,12 +124,20 @@ export function graphqlWebSockets(opts: { yoga: GraphQLServer; db: Database; con
         const result = await budgeted(async () => enveloped.get(args.contextValue as object)!.subscribe(args));
         if (!(Symbol.asyncIterator in result)) return result;
         const iterator = result[Symbol.asyncIterator]();
+        // Open until the client completes it, its socket closes (graphql-ws calls return()) or it ends.
+        live.subscriptions.inc({ transport: 'websocket' });
+        let open = true;
+        const closed = () => void (open && ((open = false), live.subscriptions.dec({ transport: 'websocket' })));
         return {
           [Symbol.asyncIterator]() {
             return this;
           },
-          next: () => budgeted(() => iterator.next()),
-          return: () => iterator.return?.() ?? Promise.resolve({ done: true as const, value: undefined }),
+          next: () =>
+            budgeted(() => iterator.next() as Promise<IteratorResult<unknown>>).then(
+              (r: IteratorResult<unknown>) => (r.done && closed(), r),
+              (e: unknown) => (closed(), Promise.reject(e)),
+            ),
+          return: () => (closed(), iterator.return?.() ?? Promise.resolve({ done: true as const, value: undefined })),
           throw: (e?: unknown) => iterator.throw?.(e) ?? Promise.reject(e),
         };
       },

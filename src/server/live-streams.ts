@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { live } from '../telemetry/metrics.ts';
 
 /**
  * The GraphQL subscriptions served over SSE right now. Each lasts as long as its client stays, so a
@@ -11,7 +12,11 @@ export class LiveStreams {
 
   track(res: ServerResponse): void {
     this.open.add(res);
-    res.once('close', () => this.open.delete(res));
+    live.subscriptions.inc({ transport: 'sse' });
+    res.once('close', () => {
+      this.open.delete(res);
+      live.subscriptions.dec({ transport: 'sse' });
+    });
   }
 
   /** Breaks every stream's connection; returns how many there were. */

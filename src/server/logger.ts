@@ -1,3 +1,6 @@
 import pino from 'pino';
+import { traceIds } from '../telemetry/tracing.ts';
 
-export const createLogger = (level: string) => pino({ level, base: { service: 'cal-events' }, timestamp: pino.stdTimeFunctions.isoTime });
+/** Traced, every line written while a span is active carries its trace and span IDs. */
+export const createLogger = (level: string) =>
+  pino({ level, base: { service: 'cal-events' }, timestamp: pino.stdTimeFunctions.isoTime, mixin: () => traceIds() ?? {} });

@@ -17,6 +17,15 @@ try {
   throw e;
 }
 const logger = createLogger(config.logLevel);
+// Telemetry first, before the database's client exists: Prisma's spans need the instrumentation in place.
+const { startTracing, stopTracing } = await import('../telemetry/tracing.ts');
+const traced = await startTracing().catch((e: unknown) => fail(`tracing: ${(e as Error).message}`));
+if (traced) logger.info({ endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing: exporting spans over OTLP/HTTP');
+if (config.metrics) {
+  const [{ enableRequestScope }, { startMetricsListener }] = await Promise.all([import('../telemetry/scope.ts'), import('./metrics-listener.ts')]);
+  enableRequestScope();
+  await startMetricsListener(config.metrics, logger);
+}
 for (const retired of retiredVariables()) logger.warn(retired, `${retired.variable} is no longer read: ${retired.instead}`);
 
 // The database opens while the rest of the server loads and builds: an embedded one spends much of
@@ -126,6 +135,7 @@ async function shutdown(signal: string) {
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));
   await generation?.close().catch(() => {});
   await db.close().catch((e: unknown) => logger.error({ err: e }, 'closing the database failed'));
+  await stopTracing().catch(() => {});
   logger.info('stopped');
   process.exit(0);
 }

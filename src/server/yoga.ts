@@ -11,6 +11,7 @@ import { graphiqlExamples } from './graphiql-examples.ts';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { persistedOperationPlugins, type TrustedDocuments } from './persisted-operations.ts';
 import type { Freshness } from './cache/freshness.ts';
+import { useGraphQLTelemetry } from './graphql-telemetry.ts';
 import { useCompiledOperations } from './compiled-operations.ts';
 
 export interface ServerContext {
@@ -51,6 +52,8 @@ export function createGraphQLServer(
     trustedDocuments?: TrustedDocuments | null;
     /** Run the fixed operations compiled (default true; CAL_GRAPHQL_COMPILE). */
     compile?: boolean;
+    /** Count and time operations (CAL_METRICS_ADDR not `off`). */
+    metrics?: boolean;
   },
 ) {
   const trustedTexts = new Set(opts.trustedDocuments?.values() ?? []);
@@ -69,6 +72,8 @@ export function createGraphQLServer(
       // The REST facade's and the pages' operations and the trusted documents run compiled; a
       // plugin's onExecute/onExecuteDone (metrics, tracing) sees them all the same, wherever it stands.
       ...(opts.compile === false ? [] : [useCompiledOperations({ compile: (context) => internal(context) || trusted(context, trustedTexts) })]),
+      // Metrics and spans of each execution, compiled or not (src/server/graphql-telemetry.ts).
+      useGraphQLTelemetry({ metrics: opts.metrics ?? false }),
     ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',

@@ -3,6 +3,8 @@ import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import type { DatabaseClient } from '../db/input-guard.ts';
+import { live } from '../telemetry/metrics.ts';
+import { inSpan, SpanKind } from '../telemetry/tracing.ts';
 import { redisOptions, reportOutages } from './redis-client.ts';
 
 /**
@@ -41,6 +43,8 @@ export interface Change {
    * trashed, unpublished) reaches exactly the callers who could read it.
    */
   before?: { status: string; authorId: number | null };
+  /** When it was published (epoch ms; set by the bus): the subscribers' delivery lag is measured from it. */
+  at?: number;
 }
 
 export type ChangeListener = (change: Change) => void;
@@ -99,6 +103,7 @@ function parseChange(value: unknown): Change | null {
   if (before && typeof before === 'object' && typeof before.status === 'string') {
     change.before = { status: before.status, authorId: typeof before.authorId === 'number' ? before.authorId : null };
   }
+  if (typeof c.at === 'number') change.at = c.at;
   return change;
 }
 
@@ -113,13 +118,16 @@ function createChangeBus(target: Transport, channel: string, transport: ChangeTr
   // publishes more changes than that at once.
   const deliver = (event: Event) => {
     const change = parseChange((event as ChangeEvent).detail);
-    if (change) listeners.emit(change);
+    if (!change) return;
+    live.deliveries.inc();
+    if (change.at !== undefined) live.lag.observe(Math.max(0, Date.now() - change.at) / 1000);
+    listeners.emit(change);
   };
   target.addEventListener(channel, deliver);
   return {
     publish: (change) => {
       hooks.emit(change);
-      pubsub.publish(channel, change);
+      pubsub.publish(channel, { ...change, at: Date.now() });
     },
     onPublish: (hook) => hooks.add(hook),
     onChange: (listener) => listeners.add(listener),
@@ -194,8 +202,9 @@ async function redisBus(url: string, channel: string, logger: BusLogger): Promis
   // becoming an unhandled rejection; the target routes the channel's messages.
   const publishClient = Object.create(publisher, {
     publish: {
+      // Traced, each PUBLISH is a client span of the request that committed the change.
       value: (ch: string, message: string) =>
-        publisher.publish(ch, message).catch((err: unknown) => {
+        inSpan('redis PUBLISH', { 'db.system.name': 'redis', 'db.operation.name': 'PUBLISH' }, () => publisher.publish(ch, message), SpanKind.CLIENT).catch((err: unknown) => {
           if (publisher.status === 'ready') logger.error({ err }, 'change bus: publish to Redis failed');
           else dropped++;
           return 0;

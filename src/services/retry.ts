@@ -1,3 +1,4 @@
+import { db } from '../telemetry/metrics.ts';
 /**
  * Prisma's P2034, or a raw statement (P2010) that PostgreSQL aborted as a deadlock (SQLSTATE 40P01)
  * or a serialization failure (40001): the row locks taken by `$executeRaw` report that way.
@@ -17,7 +18,7 @@ function isWriteConflict(error: unknown): boolean {
  */
 export function retryOnWriteConflict<T>(write: () => Promise<T>, attempts = 8): Promise<T> {
   // Full jitter, doubling up to 640 ms: writers that crossed once do not meet again at once.
-  return retryWhile(write, isWriteConflict, attempts, (attempt) => Math.random() * 10 * 2 ** Math.min(attempt, 6));
+  return retryWhile('write_conflict', write, isWriteConflict, attempts, (attempt) => Math.random() * 10 * 2 ** Math.min(attempt, 6));
 }
 
 /**
@@ -35,7 +36,7 @@ export function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, a
     const e = error as { code?: string; message?: unknown };
     return e.code === 'P2003' && links.test(String(e.message));
   };
-  return retryWhile(write, vanished, attempts, () => 0);
+  return retryWhile('vanished_link', write, vanished, attempts, () => 0);
 }
 
 /**
@@ -44,16 +45,19 @@ export function retryOnVanishedLink<T>(write: () => Promise<T>, links: RegExp, a
  * default). For reads whose failure would cost more than a late answer (a live subscription).
  */
 export function retryRead<T>(read: () => Promise<T>, attempts = 6): Promise<T> {
-  return retryWhile(read, () => true, attempts, (attempt) => 250 * 2 ** Math.min(attempt - 1, 3));
+  return retryWhile('read', read, () => true, attempts, (attempt) => 250 * 2 ** Math.min(attempt - 1, 3));
 }
 
 /** Runs `write` up to `attempts` times while it fails with an error `retryable` accepts, pausing `pauseMs(attempt)` between runs. */
-async function retryWhile<T>(write: () => Promise<T>, retryable: (error: unknown) => boolean, attempts: number, pauseMs: (attempt: number) => number): Promise<T> {
+async function retryWhile<T>(
+  kind: 'write_conflict' | 'vanished_link' | 'read',
+  write: () => Promise<T>, retryable: (error: unknown) => boolean, attempts: number, pauseMs: (attempt: number) => number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
       if (!retryable(error) || attempt >= attempts) throw error;
+      db.retries.inc({ kind });
       const ms = pauseMs(attempt);
       if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
     }

@@ -16,6 +16,7 @@ import { registerAssets } from './assets.ts';
 import { createFeeds } from './feeds.ts';
 import { createPages } from './pages/index.ts';
 import { createSite, type WebConfig } from './site.ts';
+import { routeMatched } from '../telemetry/scope.ts';
 import { createViews } from './views/index.ts';
 
 const LANG_RE = new RegExp(`^/(${LANGS.filter((l) => l !== 'en').join('|')})(/.*)?$`);
@@ -26,6 +27,12 @@ export function createWebRouter({ rest, executor, config, now }: { rest: WpDispa
   const views = createViews(site, feeds);
   const records = createPages(site, feeds);
   const router = new Router<AppState>();
+  // The template of the route that answers (never the URL) names the request in metrics, logs and traces.
+  router.use((ctx, next) => {
+    const layer = (ctx as { matched?: { path: string; methods: string[] }[] }).matched?.findLast((l) => l.methods.length > 0);
+    if (layer) routeMatched(layer.path, /\.ics$|ical/.test(layer.path) ? 'feeds' : 'pages');
+    return next();
+  });
 
   router.get('/', async (ctx, next) => {
     // The plain-permalink REST form (`/?rest_route=…`, also malformed as `rest_route[]=`) belongs to the REST server.

@@ -51,6 +51,10 @@
  * (BENCH_EDGE=0 leaves it out, and so does a BENCH_SCENARIOS without `edge`; reported as not measured when
  * varnishd or varnish-modules is missing).
  *
+ * Then the cost of telemetry (test/bench/telemetry.ts, as `npm run bench:telemetry`): cached reads on
+ * servers with metrics off, on, and tracing at 10 % sampling (BENCH_TELEMETRY=0 leaves it out, and so
+ * does a BENCH_SCENARIOS without `telemetry`).
+ *
  * Each size also measures a static-JSON floor (test/bench/static-floor.ts: Node's http module serving the
  * bodies the server just produced) and reports server ÷ floor, and the server's idle RSS after warm-up.
  */
@@ -72,6 +76,7 @@ import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type Un
 import { measureEdge, type EdgeResult } from './edge.ts';
 import { formatCacheLayers, measureCacheLayers, type LayerRow } from './cache-layers.ts';
 import { formatLongText, measureLongText, type LongTextRow } from './long-text.ts';
+import { formatTelemetry, measureTelemetry, type TelemetryRow } from './telemetry.ts';
 
 /* ------------------------------------------------------------------------------------ configuration */
 
@@ -96,6 +101,7 @@ const UNCACHED = !/^(0|false|no)$/i.test(env.BENCH_UNCACHED ?? '1');
 const BYTECACHE = !/^(0|false|no)$/i.test(env.BENCH_BYTECACHE ?? '1');
 const EDGE = !/^(0|false|no)$/i.test(env.BENCH_EDGE ?? '1');
 const LAYERS = !/^(0|false|no)$/i.test(env.BENCH_LAYERS ?? '1');
+const TELEMETRY = !/^(0|false|no)$/i.test(env.BENCH_TELEMETRY ?? '1');
 /** Name prefix of PostgreSQL databases kept (and reused) between runs, one per size: `<prefix>_<size>`. */
 const KEEP_DB = env.BENCH_KEEP_DB?.trim() || null;
 if (KEEP_DB && !/^[a-z_][a-z0-9_]*$/.test(KEEP_DB)) throw new Error(`BENCH_KEEP_DB: not a plain database name: ${KEEP_DB}`);
@@ -324,6 +330,7 @@ const results: RunResult[] = [];
 /** The edge bench (edge.ts), run last; a string when Varnish is missing here. */
 let edge: EdgeResult | string | null = null;
 let layers: LayerRow[] | string | null = null;
+let telemetry: TelemetryRow[] | string | null = null;
 const mb = (b: number) => +(b / 1048576).toFixed(1);
 
 /* ---------------------------------------------------------------------------------------- cleanup */
@@ -1300,9 +1307,14 @@ async function main() {
     console.error('cache layers: a mixed load with each origin cache layer on and off (cache-layers.ts)');
     layers = await measureCacheLayers(undefined, productRoot);
   }
+  if (TELEMETRY && (!ONLY || ONLY.has('telemetry'))) {
+    console.error('telemetry: cached reads with metrics off, on, and tracing at 10 % sampling (telemetry.ts)');
+    telemetry = await measureTelemetry(productRoot).catch((e: unknown) => `failed: ${(e as Error).message}`);
+  }
   const revisionAtEnd = revision();
   let text = report();
   if (layers !== null) text += `\n\n${formatCacheLayers(layers)}`;
+  if (telemetry !== null) text += `\n\n${typeof telemetry === 'string' ? `telemetry overhead: ${telemetry}` : formatTelemetry(telemetry)}`;
   text += `\n\nproduct revision: ${revisionAtStart}`;
   if (revisionAtEnd !== revisionAtStart) text += `\nWARNING: the product changed during the run (now ${revisionAtEnd}): servers started later ran newer code`;
   console.log(text);
@@ -1322,6 +1334,7 @@ async function main() {
         targets: targets(),
         edge,
         layers,
+        telemetry,
         elapsedSec: Math.round((Date.now() - started) / 1000),
       },
       null,

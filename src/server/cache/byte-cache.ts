@@ -5,6 +5,9 @@ import { compressible, encode, markEncoded, negotiateEncoding, type Encoding } f
 import type { AppState } from '../../services/context.ts';
 import type { Freshness } from './freshness.ts';
 import { notModified } from '../../domain/conditional-get.ts';
+import { cache as metrics, sampleOnScrape } from '../../telemetry/metrics.ts';
+import { routeMatched, type Surface } from '../../telemetry/scope.ts';
+import { requestRoute } from '../request-route.ts';
 import { weakEtag } from './policy.ts';
 
 /**
@@ -64,6 +67,8 @@ interface Entry {
   encoded: Partial<Record<Exclude<Encoding, 'identity'>, Promise<Buffer>>> | null;
   /** The freshness value read before the answer was computed. */
   validity: string;
+  /** The route template and surface that computed it: a hit is counted under them. */
+  route: { route: string; surface: Surface };
 }
 
 /** Headers not replayed from an entry: the framing and encoding of one answer, and the cache's own. */
@@ -83,7 +88,20 @@ export class ByteCache {
   misses = 0;
 
   constructor(private readonly opts: ByteCacheOptions) {
-    this.lru = new LRUCache<string, Entry>({ ttl: opts.ttlS * 1000, maxSize: Math.max(1, opts.maxBytes), sizeCalculation: (e, key) => sizeOf(e) + key.length });
+    this.lru = new LRUCache<string, Entry>({
+      ttl: opts.ttlS * 1000,
+      maxSize: Math.max(1, opts.maxBytes),
+      sizeCalculation: (e, key) => sizeOf(e) + key.length,
+      dispose: (_e, _key, reason) => void (reason === 'evict' && metrics.evictions.inc()),
+    });
+    // Read when scraped, for as long as this cache lives (tests build many apps in one process).
+    const lru = new WeakRef(this.lru);
+    const stop = sampleOnScrape(() => {
+      const held = lru.deref();
+      if (!held) return stop();
+      metrics.bytes.inc(held.calculatedSize);
+      metrics.entries.inc(held.size);
+    });
     opts.freshness.onClear(() => this.lru.clear());
   }
 
@@ -97,6 +115,8 @@ export class ByteCache {
       const entry = this.lru.get(key);
       if (entry && entry.validity === validity) {
         this.hits++;
+        metrics.hits.inc();
+        routeMatched(entry.route.route, entry.route.surface);
         return serve(ctx, entry, 'HIT');
       }
       // A computation of the same key under the same validity already runs: its answer is this one's too.
@@ -106,11 +126,14 @@ export class ByteCache {
         const e = await shared;
         if (e) {
           this.hits++;
+          metrics.hits.inc();
+          routeMatched(e.route.route, e.route.surface);
           return serve(ctx, e, 'HIT');
         }
         return next();
       }
       this.misses++;
+      metrics.misses.inc();
       if (ctx.method === 'HEAD') {
         await next();
         ctx.set('X-Cache', 'MISS');
@@ -231,7 +254,7 @@ async function capture(ctx: ParameterizedContext<AppState>, validity: string): P
     if (!vary) headers.push(['vary', 'Accept-Encoding']);
     else if (!/accept-encoding/i.test(String(vary[1]))) vary[1] = `${String(vary[1])}, Accept-Encoding`;
   }
-  return { status: 200, headers, etag, lastModified: ctx.response.get('Last-Modified') || null, identity, encoded, validity };
+  return { status: 200, headers, etag, lastModified: ctx.response.get('Last-Modified') || null, identity, encoded, validity, route: requestRoute(ctx) };
 }
 
 /** Writes an entry as the answer: its headers, then 304 or the variant the client accepts. */

@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import { changeKeys } from '../../domain/surrogate-keys.ts';
 import type { AppState } from '../../services/context.ts';
+import { cache } from '../../telemetry/metrics.ts';
+import { inSpan, SpanKind, withTraceparent } from '../../telemetry/tracing.ts';
 import type { Change } from '../../services/changes.ts';
 
 /** Purge requests stay under this header size (Varnish's default `http_req_hdr_len` is 8 KiB). */
@@ -48,12 +50,15 @@ export function createPurger(opts: {
   const inFlight = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
 
-  const purgeOnce = async (url: string, header: string): Promise<void> => {
+  const purgeOnce = (url: string, header: string): Promise<void> =>
+    inSpan('PURGE', { 'url.full': url, 'server.address': new URL(url).host }, () => purgeWithRetries(url, header), SpanKind.CLIENT);
+  const purgeWithRetries = async (url: string, header: string): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await fetch(url, { method: 'PURGE', headers: { xkey: header }, signal: AbortSignal.timeout(5_000) });
+        const res = await fetch(url, { method: 'PURGE', headers: withTraceparent({ xkey: header }), signal: AbortSignal.timeout(5_000) });
         await res.body?.cancel();
         if (res.ok) {
+          cache.purges.inc({ outcome: 'sent' });
           if (failing.delete(url)) opts.logger.info({ url }, 'purge: the reverse proxy accepts purges again');
           return;
         }
@@ -64,6 +69,7 @@ export function createPurger(opts: {
           await new Promise((resolve) => setTimeout(resolve, wait));
           continue;
         }
+        cache.purges.inc({ outcome: 'failed' });
         if (!failing.has(url)) opts.logger.warn({ err, url, keys: header }, 'purge: the reverse proxy refused or is unreachable; it serves cached answers until s-maxage');
         failing.add(url);
         return;

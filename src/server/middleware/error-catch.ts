@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { databaseUnavailable, RETRY_AFTER_S, UNAVAILABLE_MESSAGE } from '../../db/unavailable.ts';
+import { db as dbMetrics } from '../../telemetry/metrics.ts';
 import type { AppState } from '../../services/context.ts';
 
 /**
@@ -15,6 +16,7 @@ export function useErrorCatch(logger: Logger): Middleware<AppState> {
     } catch (err) {
       if (databaseUnavailable(err)) {
         logger.warn({ requestId: ctx.state.requestId }, 'database unavailable');
+        dbMetrics.unavailable.inc();
         ctx.status = 503;
         ctx.set('Retry-After', String(RETRY_AFTER_S));
         ctx.body = { code: 'service_unavailable', message: UNAVAILABLE_MESSAGE, data: { status: 503 } };

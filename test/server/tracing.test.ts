@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchServerProcess, stopServerProcesses, type LaunchedServer } from '../helpers/process.ts';
+import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
+
+const START_BUDGET_MS = 180_000;
+const ADMIN = `Basic ${Buffer.from('admin:secret-pass').toString('base64')}`;
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: Record<string, unknown> }[];
+}
+
+/** An OTLP/HTTP receiver (JSON encoding): every span of every export it is sent. */
+function otlpReceiver(): Promise<{ server: Server; url: string; spans: OtlpSpan[]; services: Set<string> }> {
+  const spans: OtlpSpan[] = [];
+  const services = new Set<string>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      if (req.url === '/v1/traces' && req.method === 'POST') {
+        const sent = JSON.parse(body) as { resourceSpans: { resource: { attributes: OtlpSpan['attributes'] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
+        for (const rs of sent.resourceSpans) {
+          for (const a of rs.resource.attributes) if (a.key === 'service.name') services.add(String(a.value.stringValue));
+          for (const ss of rs.scopeSpans) spans.push(...ss.spans);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      } else res.writeHead(404).end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, services })));
+}
+
+const attr = (s: OtlpSpan, key: string) => {
+  const v = s.attributes.find((a) => a.key === key)?.value;
+  return v ? Object.values(v)[0] : undefined;
+};
+
+describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  let server: LaunchedServer;
+  let base: string;
+  let drop = async () => {};
+  beforeAll(async () => {
+    receiver = await otlpReceiver();
+    const env: Record<string, string> = {
+      CAL_ADMIN_LOGIN: 'admin',
+      CAL_ADMIN_PASSWORD: 'secret-pass',
+      DATABASE_URL: 'memory:',
+      CAL_METRICS_ADDR: 'off',
+      CAL_LOG_LEVEL: 'debug',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'cal-events-under-test',
+    };
+    if (testBackend === 'postgres') {
+      const db = await createPostgresDatabase();
+      env.DATABASE_URL = db.url;
+      drop = db.drop;
+    }
+    server = launchServerProcess({ ...env, CAL_LOG_LEVEL: 'debug' });
+    base = await server.listening;
+  }, START_BUDGET_MS);
+  afterAll(async () => {
+    stopServerProcesses();
+    receiver?.server.close();
+    await drop();
+  });
+
+  it("one REST request with a traceparent: one trace under the caller's ID, HTTP → REST route → GraphQL operation → SQL, and its log line", async () => {
+    const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Traced concert', status: 'publish', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00' }),
+    });
+    expect(created.status).toBe(201);
+
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const res = await fetch(`${base}/wp-json/cal/events/v1/events?search=concert`, { headers: { traceparent: `00-${traceId}-${callerSpan}-01` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveProperty('events');
+
+    // The batch processor exports within a second or so.
+    const deadline = Date.now() + 30_000;
+    const mine = () => receiver.spans.filter((s) => s.traceId === traceId);
+    while (Date.now() < deadline && !mine().some((s) => s.kind === 2)) await new Promise((r) => setTimeout(r, 200));
+    const spans = mine();
+    expect(receiver.services).toContain('cal-events-under-test');
+
+    // Exactly one server span, the caller's child.
+    const servers = spans.filter((s) => s.kind === 2);
+    expect(servers).toHaveLength(1);
+    const http = servers[0]!;
+    expect(http.parentSpanId).toBe(callerSpan);
+    expect(http.name).toBe('GET /cal/events/v1/events');
+    expect(attr(http, 'http.response.status_code')).toBe(200);
+
+    const children = (parent: OtlpSpan) => spans.filter((s) => s.parentSpanId === parent.spanId);
+    const rest = children(http).find((s) => s.name.startsWith('REST '));
+    expect(rest?.name).toBe('REST GET /cal/events/v1/events');
+    const operation = children(rest!).find((s) => s.name === 'query EventsArchive');
+    expect(operation, spans.map((s) => s.name).join(', ')).toBeDefined();
+    expect(attr(operation!, 'graphql.operation.name')).toBe('EventsArchive');
+
+    // Prisma's spans below the operation, down to the SQL statements.
+    const below = (parent: OtlpSpan): OtlpSpan[] => children(parent).flatMap((c) => [c, ...below(c)]);
+    const sql = below(operation!).filter((s) => s.name === 'prisma:client:db_query' || attr(s, 'db.query.text') !== undefined);
+    expect(sql.length, below(operation!).map((s) => s.name).join(', ')).toBeGreaterThan(0);
+    expect(sql.some((s) => /SELECT/i.test(String(attr(s, 'db.query.text'))))).toBe(true);
+    // Every span of the request is in the caller's trace.
+    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
+
+    // The request's log line carries the trace, its route template, operation, status and duration.
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const line = lines.find((l) => l.msg === 'request' && l.trace_id === traceId);
+    expect(line).toMatchObject({ trace_id: traceId, span_id: http.spanId, route: '/cal/events/v1/events', operations: ['EventsArchive'], status: 200 });
+    expect(typeof line!.ms).toBe('number');
+    expect(typeof line!.requestId).toBe('string');
+  }, 120_000);
+});
