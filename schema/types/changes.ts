@@ -28,7 +28,7 @@ import { VenueRef, venueEdges } from './venue.ts';
  * `@deleteEdge` on it act on deletions alone; `<record>Edge` is the record's edge in its default
  * list on CREATED and RESTORED (`@appendEdge`).
  */
-const ChangeActionEnum = builder.enumType('ChangeAction', {
+export const ChangeActionEnum = builder.enumType('ChangeAction', {
   description: 'What happened to the record. DELETED: deleted, moved to the trash, or no longer readable by you.',
   values: CHANGE_ACTIONS,
 });

@@ -67,7 +67,7 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: cached reads are exact across them (src/server/cache/freshness.ts).
 const generation = config.cache.ttlS > 0 ? openSharedGeneration(config.databaseUrl, logger) : null;
-const { app, freshness, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
+const { app, freshness, changes: bus, websockets, streams, purger, drain, webhooks } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward. The first
 // check waits a second after the server listens: compiling its queries (Prisma's query compiler,
 // WebAssembly) was about a tenth of the CPU of a start, and a check made hourly loses nothing by
@@ -94,6 +94,8 @@ server.listen(config.port, config.host, () => {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, database: db.kind }, `cal-events listening on http://${config.host}:${port}`);
   startHorizonChecks();
+  webhooks.setOrigin(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if (config.webhooks.deliver) webhooks.start();
 });
 
 let stopping = false;
@@ -101,6 +103,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   stopHorizonTimer();
+  const webhooksStopped = webhooks.stop();
   if (config.drainDelayMs > 0) {
     // Out of the load balancer's rotation first (its probe of /readyz fails), still serving
     // whatever it sends meanwhile; then the listener closes.
@@ -121,6 +124,7 @@ async function shutdown(signal: string) {
   const broken = streams.breakAll();
   if (broken) logger.info({ streams: broken }, 'subscriptions over SSE ended; their clients reconnect');
   await closed;
+  await webhooksStopped;
   await closeThrottle();
   await purger?.close();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));

@@ -3,6 +3,7 @@ import type { DatabaseClient } from '../db/input-guard.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
 import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
+import { PUBLIC_ONLY, type OutboundPolicy } from './outbound-url.ts';
 import type { PostPass } from './post-pass.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
@@ -44,6 +45,8 @@ export interface Context {
   changes: ChangeBus;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */
   imageImport: ImageImportOptions;
+  /** Where webhook endpoints may point (src/services/outbound-url.ts; CAL_ALLOW_PRIVATE_WEBHOOK_URLS, CAL_WEBHOOK_ALLOWED_HOSTS). */
+  webhookUrls: OutboundPolicy;
   /** Anonymous GET reads: the records and lists the response contains (src/domain/surrogate-keys.ts). */
   surrogateKeys?: SurrogateKeys;
 }
@@ -72,6 +75,7 @@ export function createContext(input: {
   editContext?: boolean;
   changes?: ChangeBus;
   imageImport?: ImageImportOptions;
+  webhookUrls?: OutboundPolicy;
   surrogateKeys?: SurrogateKeys;
 }): Context {
   return {
@@ -83,6 +87,7 @@ export function createContext(input: {
     editContext: input.editContext,
     changes: input.changes ?? processChangeBus,
     imageImport: input.imageImport ?? DEFAULT_IMAGE_IMPORT,
+    webhookUrls: input.webhookUrls ?? PUBLIC_ONLY,
     surrogateKeys: input.surrogateKeys,
   };
 }

@@ -124,3 +124,21 @@ export type EventListState = Prisma.EventListStateModel
  * 
  */
 export type TransferMapping = Prisma.TransferMappingModel
+/**
+ * Model WebhookEndpoint
+ * A webhook endpoint (administrators register them): the changes of the change log it wants,
+ * signed per the Standard Webhooks specification with its own secret, delivered at least once and
+ * in order per record (src/services/webhooks.ts).
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One change for one endpoint: the queue of the delivery worker, kept in the database so that it
+ * survives restarts and is shared by every instance (claimed with a lease, rows locked with SKIP LOCKED).
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model WebhookAttempt
+ * One HTTP attempt of a delivery: when, what the receiver answered (or why no answer came).
+ */
+export type WebhookAttempt = Prisma.WebhookAttemptModel
