@@ -69,7 +69,9 @@ export const ModelName = {
   EventTag: 'EventTag',
   EventListCount: 'EventListCount',
   EventListState: 'EventListState',
-  TransferMapping: 'TransferMapping'
+  TransferMapping: 'TransferMapping',
+  ChangeLog: 'ChangeLog',
+  ChangeLogPruned: 'ChangeLogPruned'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -368,6 +370,29 @@ export const TransferMappingScalarFieldEnum = {
 } as const
 
 export type TransferMappingScalarFieldEnum = (typeof TransferMappingScalarFieldEnum)[keyof typeof TransferMappingScalarFieldEnum]
+
+
+export const ChangeLogScalarFieldEnum = {
+  txid: 'txid',
+  seq: 'seq',
+  kind: 'kind',
+  action: 'action',
+  recordId: 'recordId',
+  beforeStatus: 'beforeStatus',
+  beforeAuthorId: 'beforeAuthorId',
+  committedAt: 'committedAt'
+} as const
+
+export type ChangeLogScalarFieldEnum = (typeof ChangeLogScalarFieldEnum)[keyof typeof ChangeLogScalarFieldEnum]
+
+
+export const ChangeLogPrunedScalarFieldEnum = {
+  id: 'id',
+  txid: 'txid',
+  seq: 'seq'
+} as const
+
+export type ChangeLogPrunedScalarFieldEnum = (typeof ChangeLogPrunedScalarFieldEnum)[keyof typeof ChangeLogPrunedScalarFieldEnum]
 
 
 export const SortOrder = {
