@@ -416,6 +416,8 @@ export const ModelName = {
   EventListCount: 'EventListCount',
   EventListState: 'EventListState',
   TransferMapping: 'TransferMapping',
+  ChangeLog: 'ChangeLog',
+  ChangeLogPruned: 'ChangeLogPruned',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
   WebhookAttempt: 'WebhookAttempt'
@@ -434,7 +436,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "post" | "term" | "user" | "applicationPassword" | "event" | "eventOccurrence" | "venue" | "organizer" | "attachment" | "upload" | "category" | "tag" | "eventVenue" | "eventOrganizer" | "eventCategory" | "eventTag" | "eventListCount" | "eventListState" | "transferMapping" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt"
+    modelProps: "post" | "term" | "user" | "applicationPassword" | "event" | "eventOccurrence" | "venue" | "organizer" | "attachment" | "upload" | "category" | "tag" | "eventVenue" | "eventOrganizer" | "eventCategory" | "eventTag" | "eventListCount" | "eventListState" | "transferMapping" | "changeLog" | "changeLogPruned" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1844,6 +1846,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ChangeLog: {
+      payload: Prisma.$ChangeLogPayload<ExtArgs>
+      fields: Prisma.ChangeLogFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChangeLogFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChangeLogFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        findFirst: {
+          args: Prisma.ChangeLogFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChangeLogFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        findMany: {
+          args: Prisma.ChangeLogFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>[]
+        }
+        create: {
+          args: Prisma.ChangeLogCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        createMany: {
+          args: Prisma.ChangeLogCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChangeLogCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>[]
+        }
+        delete: {
+          args: Prisma.ChangeLogDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        update: {
+          args: Prisma.ChangeLogUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        deleteMany: {
+          args: Prisma.ChangeLogDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChangeLogUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChangeLogUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>[]
+        }
+        upsert: {
+          args: Prisma.ChangeLogUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPayload>
+        }
+        aggregate: {
+          args: Prisma.ChangeLogAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChangeLog>
+        }
+        groupBy: {
+          args: Prisma.ChangeLogGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChangeLogGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChangeLogCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChangeLogCountAggregateOutputType> | number
+        }
+      }
+    }
+    ChangeLogPruned: {
+      payload: Prisma.$ChangeLogPrunedPayload<ExtArgs>
+      fields: Prisma.ChangeLogPrunedFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ChangeLogPrunedFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ChangeLogPrunedFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        findFirst: {
+          args: Prisma.ChangeLogPrunedFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ChangeLogPrunedFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        findMany: {
+          args: Prisma.ChangeLogPrunedFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>[]
+        }
+        create: {
+          args: Prisma.ChangeLogPrunedCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        createMany: {
+          args: Prisma.ChangeLogPrunedCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ChangeLogPrunedCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>[]
+        }
+        delete: {
+          args: Prisma.ChangeLogPrunedDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        update: {
+          args: Prisma.ChangeLogPrunedUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        deleteMany: {
+          args: Prisma.ChangeLogPrunedDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ChangeLogPrunedUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ChangeLogPrunedUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>[]
+        }
+        upsert: {
+          args: Prisma.ChangeLogPrunedUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ChangeLogPrunedPayload>
+        }
+        aggregate: {
+          args: Prisma.ChangeLogPrunedAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateChangeLogPruned>
+        }
+        groupBy: {
+          args: Prisma.ChangeLogPrunedGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChangeLogPrunedGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ChangeLogPrunedCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ChangeLogPrunedCountAggregateOutputType> | number
+        }
+      }
+    }
     WebhookEndpoint: {
       payload: Prisma.$WebhookEndpointPayload<ExtArgs>
       fields: Prisma.WebhookEndpointFieldRefs
@@ -2387,6 +2537,29 @@ export const TransferMappingScalarFieldEnum = {
 export type TransferMappingScalarFieldEnum = (typeof TransferMappingScalarFieldEnum)[keyof typeof TransferMappingScalarFieldEnum]
 
 
+export const ChangeLogScalarFieldEnum = {
+  txid: 'txid',
+  seq: 'seq',
+  kind: 'kind',
+  action: 'action',
+  recordId: 'recordId',
+  beforeStatus: 'beforeStatus',
+  beforeAuthorId: 'beforeAuthorId',
+  committedAt: 'committedAt'
+} as const
+
+export type ChangeLogScalarFieldEnum = (typeof ChangeLogScalarFieldEnum)[keyof typeof ChangeLogScalarFieldEnum]
+
+
+export const ChangeLogPrunedScalarFieldEnum = {
+  id: 'id',
+  txid: 'txid',
+  seq: 'seq'
+} as const
+
+export type ChangeLogPrunedScalarFieldEnum = (typeof ChangeLogPrunedScalarFieldEnum)[keyof typeof ChangeLogPrunedScalarFieldEnum]
+
+
 export const WebhookEndpointScalarFieldEnum = {
   id: 'id',
   url: 'url',
@@ -2629,6 +2802,20 @@ export type BytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, '
 export type ListBytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Bytes[]'>
     
 
+
+/**
+ * Reference to a field of type 'BigInt'
+ */
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'BigInt[]'
+ */
+export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
+    
+
 /**
  * Batch Payload for updateMany & deleteMany & createMany
  */
@@ -2799,6 +2986,8 @@ export type GlobalOmitConfig = {
   eventListCount?: Prisma.EventListCountOmit
   eventListState?: Prisma.EventListStateOmit
   transferMapping?: Prisma.TransferMappingOmit
+  changeLog?: Prisma.ChangeLogOmit
+  changeLogPruned?: Prisma.ChangeLogPrunedOmit
   webhookEndpoint?: Prisma.WebhookEndpointOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
   webhookAttempt?: Prisma.WebhookAttemptOmit

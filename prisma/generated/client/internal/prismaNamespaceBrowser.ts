@@ -70,6 +70,8 @@ export const ModelName = {
   EventListCount: 'EventListCount',
   EventListState: 'EventListState',
   TransferMapping: 'TransferMapping',
+  ChangeLog: 'ChangeLog',
+  ChangeLogPruned: 'ChangeLogPruned',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
   WebhookAttempt: 'WebhookAttempt'
@@ -371,6 +373,29 @@ export const TransferMappingScalarFieldEnum = {
 } as const
 
 export type TransferMappingScalarFieldEnum = (typeof TransferMappingScalarFieldEnum)[keyof typeof TransferMappingScalarFieldEnum]
+
+
+export const ChangeLogScalarFieldEnum = {
+  txid: 'txid',
+  seq: 'seq',
+  kind: 'kind',
+  action: 'action',
+  recordId: 'recordId',
+  beforeStatus: 'beforeStatus',
+  beforeAuthorId: 'beforeAuthorId',
+  committedAt: 'committedAt'
+} as const
+
+export type ChangeLogScalarFieldEnum = (typeof ChangeLogScalarFieldEnum)[keyof typeof ChangeLogScalarFieldEnum]
+
+
+export const ChangeLogPrunedScalarFieldEnum = {
+  id: 'id',
+  txid: 'txid',
+  seq: 'seq'
+} as const
+
+export type ChangeLogPrunedScalarFieldEnum = (typeof ChangeLogPrunedScalarFieldEnum)[keyof typeof ChangeLogPrunedScalarFieldEnum]
 
 
 export const WebhookEndpointScalarFieldEnum = {
