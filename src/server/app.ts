@@ -106,7 +106,7 @@ export function buildApp({
   // Webhooks: a reader of the change log, sending through the facade's JSON. Started by the process
   // (main.ts) once it listens, when CAL_WEBHOOK_DELIVERY is on.
   let origin = `http://${config.host}:${config.port}`;
-  const webhooks = createServerWebhooks({ db, config, rest, feed: changeLogFeed(db.prisma), logger, origin: () => origin });
+  const webhooks = createServerWebhooks({ db, config, rest, feed: changeLogFeed(db.prisma, bus), logger, origin: () => origin });
   const setOrigin = (value: string) => void (origin = value);
   /** Stopping soon: `/readyz` answers 503 from now on, while requests are still served. */
   const drain = () => void (draining = true);

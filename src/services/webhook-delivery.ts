@@ -2,7 +2,9 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { inTransaction } from '../db/transactions.ts';
-import type { ChangeAction, ChangeKind } from './changes.ts';
+import { changeLogTailer, headCursor, readChanges } from './change-log.ts';
+import type { ChangeAction, ChangeBus, ChangeKind } from './changes.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { OutboundRefusal, pinnedLookup, resolveOutboundUrl, type OutboundPolicy } from './outbound-url.ts';
 import { signWebhook, webhookEventType, webhookMessageId, WEBHOOK_TYPES } from './webhooks.ts';
 
@@ -39,6 +41,8 @@ export interface LoggedChange {
 export interface ChangeFeed {
   /** Changes strictly after `after` (null: from the start of the log), in commit order. */
   read(after: string | null, limit: number): Promise<LoggedChange[]>;
+  /** The cursor of now (where a cursor too old for the log starts again). */
+  head(): Promise<string>;
   /** Calls `listener` when the log may have advanced; returns the unsubscribe function. */
   onAdvance?(listener: () => void): () => void;
 }
@@ -46,9 +50,17 @@ export interface ChangeFeed {
 /** The record a change is about, as the REST API shows it (null: gone, or none to show). */
 export type PresentRecord = (change: LoggedChange) => Promise<unknown>;
 
-/** The change log as the dispatcher's feed. */
-export function changeLogFeed(_prisma: DatabaseClient): ChangeFeed {
-  return { read: () => Promise.resolve([]) };
+/**
+ * The change log (src/services/change-log.ts) as the dispatcher's feed: read from each endpoint's
+ * cursor, woken by the process's log tailer (itself woken by the bus, or its poll) when `bus` is given.
+ */
+export function changeLogFeed(prisma: DatabaseClient, bus?: Pick<ChangeBus, 'onChange'>): ChangeFeed {
+  return {
+    read: async (after, limit) =>
+      (await readChanges(prisma, { after, limit })).map((r) => ({ cursor: r.cursor, kind: r.kind, action: r.action, id: r.id, at: r.committedAt })),
+    head: () => headCursor(prisma),
+    onAdvance: bus ? (listener) => changeLogTailer(prisma, bus).onLogAdvance(listener) : undefined,
+  };
 }
 
 export interface RetryPolicy {
@@ -141,7 +153,17 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     for (const endpoint of endpoints) {
       let cursor = endpoint.cursor;
       for (;;) {
-        const changes = await feed.read(cursor, BATCH);
+        let changes: LoggedChange[];
+        try {
+          changes = await feed.read(cursor, BATCH);
+        } catch (e) {
+          if (!(e instanceof ValidationError && e.code === 'CURSOR_EXPIRED')) throw e;
+          // Disabled for longer than the log keeps changes: those are gone; it follows from now on.
+          const head = await feed.head();
+          await prisma.webhookEndpoint.updateMany({ where: { id: endpoint.id, cursor }, data: { cursor: head } });
+          log?.warn({ endpointId: endpoint.id }, 'webhook endpoint: its cursor expired (older than the change log keeps); it follows the changes from now');
+          break;
+        }
         const last = changes.at(-1);
         if (!last) break;
         const wanted = changes.filter(

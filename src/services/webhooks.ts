@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { requireViewer } from './authz.ts';
+import { headCursor } from './change-log.ts';
 import { CHANGE_ACTIONS, type ChangeAction, type ChangeKind } from './changes.ts';
 import type { Context } from './context.ts';
 import { OutboundRefusal, resolveOutboundUrl, type OutboundPolicy } from './outbound-url.ts';
@@ -39,11 +40,6 @@ export const webhookEndpointSelect = {
   failingSince: true,
   createdAt: true,
 } as const;
-
-/** The cursor of the newest change in the log (null: empty). */
-async function changeLogHead(_prisma: Context['prisma']): Promise<string | null> {
-  return null;
-}
 
 /** Webhooks are the site's own integrations: administrators alone see and manage them. */
 function requireAdmin(ctx: Pick<Context, 'viewer'>): void {
@@ -97,7 +93,7 @@ export async function addWebhookEndpoint(
   const description = (input.description ?? '').trim();
   if (description.length > 500) throw new ValidationError('The description is longer than 500 characters.', 'description');
   return ctx.prisma.webhookEndpoint.create({
-    data: { url: url.href, secret: newSecret(), types, actions, description, cursor: await changeLogHead(ctx.prisma) },
+    data: { url: url.href, secret: newSecret(), types, actions, description, cursor: await headCursor(ctx.prisma) },
     select: webhookEndpointSelect,
   });
 }
