@@ -356,8 +356,11 @@ function send(url: URL, addresses: Awaited<ReturnType<typeof resolveOutboundUrl>
         res.on('error', () => resolve(res.statusCode ?? 0));
       },
     );
+    // The whole exchange, not only each silence, is bounded: the claim's lease must outlast it.
+    const deadline = setTimeout(() => req.destroy(new Error('timed out')), timeoutMs);
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
+    req.on('close', () => clearTimeout(deadline));
     req.end(body);
   });
 }
