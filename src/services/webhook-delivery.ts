@@ -91,6 +91,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Deliveries sent at once by this process. */
   concurrency?: number;
+  /** Delivered and given-up deliveries (with their attempts) are kept this long, then pruned (hourly). */
+  keepDays?: number;
   now?: () => Date;
   logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
@@ -126,6 +128,17 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   const concurrency = opts.concurrency ?? 8;
   const now = opts.now ?? (() => new Date());
   const log = opts.logger;
+  const keepMs = (opts.keepDays ?? 30) * DAY;
+  let prunedAt = 0;
+
+  /** Drops finished deliveries older than `keepDays`; the queue of pending ones is never pruned. */
+  async function prune(): Promise<void> {
+    const at = now().getTime();
+    if (at - prunedAt < 3_600_000) return;
+    prunedAt = at;
+    const { count } = await prisma.webhookDelivery.deleteMany({ where: { status: { in: ['DELIVERED', 'FAILED'] }, createdAt: { lt: new Date(at - keepMs) } } });
+    if (count) log?.info({ deliveries: count }, 'webhook deliveries pruned');
+  }
 
   /** Queues the changes after each enabled endpoint's cursor. */
   async function enqueue(): Promise<void> {
@@ -299,6 +312,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   async function pass(): Promise<void> {
     await enqueue();
     await deliverDue();
+    await prune();
   }
 
   function wake(): void {

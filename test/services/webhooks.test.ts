@@ -247,6 +247,36 @@ describe('webhook deliveries', () => {
     for (const d of view!.deliveries) expect(d.attempts.map((x) => x.statusCode)).toEqual([500, 200]);
   });
 
+  it('prunes finished deliveries older than it keeps them, never pending ones', async () => {
+    await addEndpoint();
+    hook.statuses.push(200, 500);
+    await s.create('/venues', { venue: 'Old Hall' });
+    await s.create('/organizers', { organizer: 'Old Org' });
+    const dispatcher = (o: { now?: () => Date; retry?: RetryPolicy; policy?: { allowPrivate: boolean; allowedHosts: string[] } }) =>
+      createWebhookDispatcher({
+        prisma: s.db.prisma,
+        feed: changeLogFeed(s.db.prisma),
+        present: () => Promise.resolve(null),
+        policy: o.policy ?? s.config.webhooks.urls,
+        retry: o.retry ?? FAST,
+        keepDays: 30,
+        now: o.now,
+      });
+    // One attempt each: one delivered, the other failed and waiting a day for its retry.
+    await dispatcher({ retry: { ...FAST, baseMs: 86_400_000, maxMs: 86_400_000 } }).runOnce();
+    expect((await endpoints())[0]!.deliveries.map((d) => d.status).sort()).toEqual(['DELIVERED', 'PENDING']);
+    // 31 days later: the delivered one is gone with its attempt; the pending one stays (its retry,
+    // due by then, is refused by the address guard, and this dispatcher gives up only after a year).
+    await dispatcher({
+      now: () => new Date(Date.now() + 31 * 86_400_000),
+      retry: { ...FAST, giveUpAfterMs: 365 * 86_400_000 },
+      policy: { allowPrivate: false, allowedHosts: [] },
+    }).runOnce();
+    const [view] = await endpoints();
+    expect(view!.deliveries.map((d) => d.status)).toEqual(['PENDING']);
+    expect(view!.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, null]);
+  });
+
   it('disables an endpoint that fails for too long, says why, and enables it again', async () => {
     const endpoint = await addEndpoint();
     hook.statuses.push(...Array<number>(1000).fill(500));
