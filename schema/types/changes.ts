@@ -1,10 +1,12 @@
 import type { Category, Event, Organizer, Tag, Venue } from '../../prisma/generated/client/client.ts';
 import type { Context } from '../../src/services/context.ts';
 import { filter as filterStream, map, pipe } from 'graphql-yoga';
-import { CHANGE_ACTIONS, changeStream, type Change, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
+import { CHANGE_ACTIONS, type ChangeAction, type ChangeKind } from '../../src/services/changes.ts';
+import { checkCursor, followChanges, type ChangeLogRow } from '../../src/services/change-log.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { retryRead } from '../../src/services/retry.ts';
 import type { ObjectFieldThunk, ObjectRef } from '@pothos/core';
+import { GraphQLError } from 'graphql';
 import { builder } from '../builder.ts';
 import { raisesDomainErrors } from '../errors.ts';
 import { globalId, recordIds, type NodeTypeName } from '../ids.ts';
@@ -17,7 +19,9 @@ import { VenueRef, venueEdges } from './venue.ts';
 
 /**
  * Live changes (GraphQL over SSE at `/graphql`): each `…Changed` field streams the changes of one
- * kind of record from the change bus (src/services/changes.ts), whichever API or process made them.
+ * kind of record from the change log (src/services/change-log.ts), whichever API or process made
+ * them. `after` (a payload's `cursor`, or over SSE the `Last-Event-ID` an EventSource sends when it
+ * reconnects) first replays what the caller may see since that cursor, then goes on live.
  * Every change is judged per subscriber, with the subscriber's own context, when it is delivered:
  * a record the caller may not read is never sent; one that left the caller's view (deleted, trashed,
  * unpublished) arrives as DELETED with its ID only, and only to callers who could read it before.
@@ -43,6 +47,8 @@ const ChangeFilterInput = builder.inputType('ChangeFilter', {
 
 /** One change as a subscriber receives it; `record` is of the field's own kind (null when DELETED). */
 interface Delivery<Row> {
+  /** The change's position in the log: resume after it. */
+  cursor: string;
   action: ChangeAction;
   id: number;
   record: Row | null;
@@ -58,24 +64,35 @@ interface Filter {
  * listening from the moment the subscription is set up until the client goes away), narrowed to
  * this kind and filter and judged with the subscriber's own context.
  */
-function deliveries<Row>(
+async function deliveries<Row>(
   ctx: Context,
   kind: ChangeKind,
   filter: Filter,
+  after: string | null,
   load: (id: number) => Promise<Row | null>,
-): AsyncIterable<Delivery<Row>> {
-  const judge = async (change: Change): Promise<Delivery<Row> | null> => {
+): Promise<AsyncIterable<Delivery<Row>>> {
+  const judge = async (change: ChangeLogRow): Promise<Delivery<Row> | null> => {
+    const { cursor, id } = change;
     const couldRead = change.before ? viewerCanRead(ctx, change.before) : !isPost(kind);
-    if (change.action === 'DELETED') return couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
-    // A failure here ends the subscription (the stream itself throws), and clients do not resubscribe
-    // by themselves: a database restarting under it is waited for; later changes queue meanwhile.
-    const record = await retryRead(() => load(change.id));
-    if (record) return { action: change.action, id: change.id, record };
-    return change.before && couldRead ? { action: 'DELETED', id: change.id, record: null } : null;
+    if (change.action === 'DELETED') return couldRead ? { cursor, action: 'DELETED', id, record: null } : null;
+    // A failure here ends the subscription (the stream itself throws); a database restarting under
+    // it is waited for, later changes queue meanwhile. A client that resubscribes with its last
+    // cursor misses nothing either way.
+    const record = await retryRead(() => load(id));
+    if (record) return { cursor, action: change.action, id, record };
+    return change.before && couldRead ? { cursor, action: 'DELETED', id, record: null } : null;
   };
-  const wanted = (change: Change) => change.kind === kind && !(filter.ids?.length && !filter.ids.includes(change.id));
+  const wanted = (change: ChangeLogRow) => !(filter.ids?.length && !filter.ids.includes(change.id));
   const delivered = (d: Delivery<Row> | null): d is Delivery<Row> => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
-  return pipe(changeStream(ctx.changes), filterStream(wanted), map(judge), filterStream(delivered));
+  return pipe(await followChanges(ctx.prisma, ctx.changes, { after, types: [kind] }), filterStream(wanted), map(judge), filterStream(delivered));
+}
+
+/** The cursor of the change each subscription's context delivered last (the server's `extensions.cursor` and SSE `id:`). */
+const lastCursors = new WeakMap<object, string>();
+
+/** The cursor of the change last delivered with this context, if any. */
+export function deliveredCursor(context: object): string | undefined {
+  return lastCursors.get(context);
 }
 
 const isPost = (kind: ChangeKind) => kind === 'EVENT' || kind === 'VENUE' || kind === 'ORGANIZER';
@@ -101,6 +118,10 @@ function defineChangeField<Row>(opts: {
   const Payload = builder.objectRef<Delivery<Row>>(opts.payload).implement({
     description: `A change of one ${opts.recordField}, as the subscriber may see it.`,
     fields: (t) => ({
+      cursor: t.string({
+        description: 'Where this change stands in the change log: subscribe again with `after` set to it, or ask `changes(after:)`, to miss nothing since.',
+        resolve: (d) => d.cursor,
+      }),
       action: t.field({ type: ChangeActionEnum, resolve: (d) => d.action }),
       [`${opts.recordField}Id`]: t.id({ description: `Global ID of the ${opts.type}.`, resolve: (d) => globalId(opts.type, d.id) }),
       deletedId: t.id({
@@ -121,12 +142,35 @@ function defineChangeField<Row>(opts: {
     t.field({
       type: Payload,
       description: `Changes of ${opts.recordField} records: created, updated, deleted (or trashed), restored.`,
-      args: { filter: t.arg({ type: ChangeFilterInput }) },
-      subscribe: (_root, args, ctx) => {
-        const ids = raisesDomainErrors(async () => recordIds(args.filter?.ids, [opts.type], 'ids'));
-        return ids().then((decoded) => deliveries(ctx, opts.kind, { actions: args.filter?.actions, ids: decoded }, (id) => opts.load(ctx, id)));
+      args: {
+        filter: t.arg({ type: ChangeFilterInput }),
+        after: t.arg.string({
+          description:
+            'Replay the changes since this cursor (a payload\'s `cursor`) first, then go on live. Over SSE the `Last-Event-ID` header stands for it. Older than the log keeps: CURSOR_EXPIRED (refetch, then subscribe without it).',
+        }),
       },
-      resolve: (delivery) => delivery,
+      subscribe: (_root, args, ctx) => {
+        const after = args.after ?? ctx.resumeAfter ?? null;
+        const prepared = raisesDomainErrors(async () => {
+          const ids = recordIds(args.filter?.ids, [opts.type], 'ids');
+          if (after) await checkCursor(ctx.prisma, after, args.after ? 'after' : 'Last-Event-ID');
+          return ids;
+        });
+        // A cursor refused is the client's to fix (refetch): 400 over HTTP, so an EventSource stops
+        // instead of reconnecting with it again.
+        const refused = (error: unknown) => {
+          const e = error as GraphQLError;
+          if (e instanceof GraphQLError && (e.extensions.code === 'CURSOR_EXPIRED' || e.extensions.code === 'INVALID_CURSOR')) {
+            throw new GraphQLError(e.message, { extensions: { ...e.extensions, http: { status: 400 } } });
+          }
+          throw error;
+        };
+        return prepared().then((decoded) => deliveries(ctx, opts.kind, { actions: args.filter?.actions, ids: decoded }, after, (id) => opts.load(ctx, id)), refused);
+      },
+      resolve: (delivery, _args, ctx) => {
+        lastCursors.set(ctx, delivery.cursor);
+        return delivery;
+      },
     }),
   );
 }

@@ -1,3 +1,4 @@
+import { Repeater } from 'graphql-yoga';
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { inTransaction, transactionScoped, type TransactionClient } from '../db/transactions.ts';
@@ -100,18 +101,18 @@ function toRow(r: LogRecord): ChangeLogRow {
   return row;
 }
 
-/** The changes of `Change[]` as log rows, in the transaction `tx` (duplicates collapse as publishChange does). */
+/**
+ * The changes as log rows, in the transaction `tx`, in the order published (publishChange has
+ * collapsed the duplicates of each call; two calls are two changes, as on the bus: a term CREATED,
+ * then UPDATED when an event of the same write links it).
+ */
 export async function appendChanges(tx: TransactionClient, changes: readonly Change[]): Promise<void> {
-  const seen = new Set<string>();
   const kinds: string[] = [];
   const actions: string[] = [];
   const ids: number[] = [];
   const statuses: (string | null)[] = [];
   const authors: (number | null)[] = [];
   for (const c of changes) {
-    const key = `${c.kind}:${c.id}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
     kinds.push(c.kind);
     actions.push(c.action);
     ids.push(c.id);
@@ -151,9 +152,7 @@ export async function readChanges(db: DatabaseClient, opts: ReadChangesOptions =
     ORDER BY txid, seq
     LIMIT ${limit}`;
   // Checked after the read: a prune between the two cannot go unnoticed.
-  if (opts.after && after(await prunedUpTo(db), from)) {
-    throw new ValidationError('This cursor is older than the change log keeps: refetch, then follow the changes from now.', 'after', 'CURSOR_EXPIRED');
-  }
+  if (opts.after && after(await prunedUpTo(db), from)) throw expired('after');
   return rows.map(toRow);
 }
 
@@ -255,7 +254,8 @@ const BATCH = 500;
  * One reader of the log per process and database: woken by the bus (any message: it never carries
  * the change to readers) or every second, it reads what passed the horizon since its position and
  * hands it to its listeners (the subscriptions of this process), so a thousand subscribers cost one
- * query per wake-up, not a thousand. It runs while it has listeners.
+ * query per wake-up, not a thousand. It runs while it has listeners; each listens on the bus for
+ * the wake-up (the bus counts one listener per live subscription).
  */
 export class ChangeLogTailer {
   private position: Position | null = null;
@@ -265,7 +265,6 @@ export class ChangeLogTailer {
   private reading = false;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  private offBus: (() => void) | undefined;
 
   private readonly db: DatabaseClient;
   private readonly bus: Pick<ChangeBus, 'onChange'>;
@@ -276,22 +275,23 @@ export class ChangeLogTailer {
     this.onError = onError;
   }
 
-  /** The position the tailer has read up to (starting it when it was idle). */
-  async cursor(): Promise<string> {
+  /**
+   * Calls `listener` with every batch of rows read from now on. Returns the unsubscribe function
+   * and the cursor the listener starts after: every row after it reaches the listener.
+   */
+  async onRows(listener: RowsListener): Promise<{ off: () => void; cursor: string }> {
     await this.start();
-    return encodeCursor(this.position!);
-  }
-
-  /** Calls `listener` with every batch of rows read from now on; returns the unsubscribe function. */
-  async onRows(listener: RowsListener): Promise<() => void> {
+    // From here on synchronous: the position read is exactly where the listener's rows begin.
     this.rowsListeners.add(listener);
-    try {
-      await this.start();
-    } catch (error) {
+    const offBus = this.bus.onChange(() => this.wake());
+    let on = true;
+    const off = () => {
+      if (!on) return;
+      on = false;
+      offBus();
       this.remove(() => this.rowsListeners.delete(listener));
-      throw error;
-    }
-    return () => this.remove(() => this.rowsListeners.delete(listener));
+    };
+    return { off, cursor: encodeCursor(this.position!) };
   }
 
   /**
@@ -300,11 +300,18 @@ export class ChangeLogTailer {
    */
   onLogAdvance(listener: () => void): () => void {
     this.advanceListeners.add(listener);
+    const offBus = this.bus.onChange(() => this.wake());
     this.start().catch(this.onError);
-    return () => this.remove(() => this.advanceListeners.delete(listener));
+    let on = true;
+    return () => {
+      if (!on) return;
+      on = false;
+      offBus();
+      this.remove(() => this.advanceListeners.delete(listener));
+    };
   }
 
-  /** Reads now (a wake-up); batches of reads asked meanwhile collapse into one more. */
+  /** Reads now (a wake-up); wake-ups while it reads collapse into one more read. */
   wake(): void {
     if (!this.position) return;
     if (this.reading) {
@@ -325,8 +332,10 @@ export class ChangeLogTailer {
     let advanced = false;
     try {
       for (;;) {
-        const rows = await readChanges(this.db, { after: encodeCursor(this.position!), limit: BATCH });
-        if (!rows.length) break;
+        if (!this.position) break;
+        const rows = await readChanges(this.db, { after: encodeCursor(this.position), limit: BATCH });
+        if (!rows.length || !this.position) break;
+        // Position and delivery in one synchronous step (onRows relies on it).
         this.position = decodeCursor(rows.at(-1)!.cursor);
         advanced = true;
         for (const listener of [...this.rowsListeners]) listener(rows);
@@ -342,7 +351,6 @@ export class ChangeLogTailer {
   private start(): Promise<void> {
     this.ready ??= (async () => {
       this.position = decodeCursor(await headCursor(this.db));
-      this.offBus = this.bus.onChange(() => this.wake());
       this.timer = setInterval(() => this.wake(), POLL_MS);
       this.timer.unref();
     })().catch((error: unknown) => {
@@ -357,11 +365,84 @@ export class ChangeLogTailer {
     if (this.rowsListeners.size || this.advanceListeners.size || !this.ready) return;
     // Idle: no reads until the next listener, which starts again from the head.
     clearInterval(this.timer);
-    this.offBus?.();
     this.ready = null;
     this.position = null;
   }
 }
+
+/**
+ * The changes after `after` (or from now when absent), then live, as an async iterator: what is in
+ * the log since the cursor is read first, then the rows the process's tailer reads, with nothing
+ * repeated or missed at the seam (rows at or before the position reached are dropped; the tailer's
+ * rows begin where it stood when this listener joined, which the replay has passed). Ends when
+ * returned (the client went away). `after` must have been checked (`checkCursor`).
+ */
+export async function followChanges(
+  db: DatabaseClient,
+  bus: Pick<ChangeBus, 'onChange'>,
+  opts: { after?: string | null; types?: readonly ChangeKind[] | null },
+): Promise<AsyncIterableIterator<ChangeLogRow>> {
+  const tailer = changeLogTailer(db, bus);
+  const wanted = (row: ChangeLogRow) => !opts.types?.length || opts.types.includes(row.kind);
+  // Listening from the moment the stream is asked for, before its first read: a live stream
+  // without `after` begins exactly there.
+  const buffer: ChangeLogRow[] = [];
+  let signal: (() => void) | null = null;
+  const { off, cursor } = await tailer.onRows((rows) => {
+    buffer.push(...rows);
+    signal?.();
+  });
+  const stream = new Repeater<ChangeLogRow>(async (push, stop) => {
+    let stopped = false;
+    void stop.then(() => {
+      stopped = true;
+      signal?.();
+    });
+    try {
+      let position = decodeCursor(opts.after ?? cursor);
+      if (opts.after) {
+        for (;;) {
+          const rows = await readChanges(db, { after: encodeCursor(position), limit: BATCH, types: opts.types });
+          for (const row of rows) {
+            if (stopped) return;
+            await push(row);
+            position = decodeCursor(row.cursor);
+          }
+          if (rows.length < BATCH) break;
+        }
+      }
+      while (!stopped) {
+        for (let row = buffer.shift(); row && !stopped; row = buffer.shift()) {
+          const at = decodeCursor(row.cursor);
+          if (!after(at, position)) continue;
+          position = at;
+          if (wanted(row)) await push(row);
+        }
+        if (stopped) break;
+        await new Promise<void>((resolve) => (signal = resolve));
+        signal = null;
+      }
+    } finally {
+      off();
+    }
+  });
+  const end = stream.return.bind(stream);
+  // Also when the stream ends before its first read (the Repeater never started).
+  stream.return = (value) => {
+    off();
+    return end(value);
+  };
+  return stream;
+}
+
+/** Checks a cursor given by a client: INVALID_CURSOR when it is none of ours, CURSOR_EXPIRED when it is older than the log keeps. */
+export async function checkCursor(db: DatabaseClient, cursor: string, field = 'after'): Promise<void> {
+  const at = decodeCursor(cursor, field);
+  if (after(await prunedUpTo(db), at)) throw expired(field);
+}
+
+const expired = (field: string) =>
+  new ValidationError('This cursor is older than the change log keeps: refetch, then follow the changes from now.', field, 'CURSOR_EXPIRED');
 
 const tailers = new WeakMap<object, Map<object, ChangeLogTailer>>();
 

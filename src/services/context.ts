@@ -43,6 +43,8 @@ export interface Context {
   postPass?: PostPass;
   /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
   changes: ChangeBus;
+  /** SSE: the `Last-Event-ID` a reconnecting EventSource sent (a change cursor); subscriptions resume after it. */
+  resumeAfter?: string;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */
   imageImport: ImageImportOptions;
   /** Where webhook endpoints may point (src/services/outbound-url.ts; CAL_ALLOW_PRIVATE_WEBHOOK_URLS, CAL_WEBHOOK_ALLOWED_HOSTS). */

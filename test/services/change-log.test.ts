@@ -70,7 +70,7 @@ describe('the change log', () => {
     const tailer = changeLogTailer(h.db.prisma, createLocalChangeBus());
     const seen: ChangeLogRow[] = [];
     const got = deferred();
-    const off = await tailer.onRows((rows) => {
+    const { off } = await tailer.onRows((rows) => {
       seen.push(...rows);
       if (seen.length) got.resolve();
     });
@@ -120,7 +120,7 @@ describe('the change log', () => {
     const fastId = await tag(writer, 'Fast');
     const tailer = changeLogTailer(h.db.prisma, createLocalChangeBus());
     const delivered: ChangeLogRow[] = [];
-    const off = await tailer.onRows((rows) => delivered.push(...rows));
+    const { off } = await tailer.onRows((rows) => delivered.push(...rows));
     try {
       // Committed, but not readable yet: the slow one is still open below it.
       expect(await readChanges(h.db.prisma, { after: start })).toEqual([]);
