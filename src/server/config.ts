@@ -118,6 +118,7 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
     .default('cal_events_changes'),
   CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
+  CAL_CHANGES_RETENTION_DAYS: positiveInt.max(3660).default(30),
   // Caching: five independent variables (docs/caching.md).
   CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
@@ -166,6 +167,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
   changesChannel: string;
+  /** Days the change log keeps its rows (older cursors: CURSOR_EXPIRED). */
+  changesRetentionDays: number;
   site: SiteSettings;
   graphql: GraphQLLimits;
   /** Largest request body, GraphQL and REST alike. */
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeUrls: e.CAL_PURGE_URL ?? [],
     redisUrl: e.REDIS_URL,
     changesChannel: e.CAL_CHANGES_CHANNEL,
+    changesRetentionDays: e.CAL_CHANGES_RETENTION_DAYS,
     site: {
       timezone: e.CAL_TIMEZONE,
       postsPerPage: e.CAL_POSTS_PER_PAGE,

@@ -29,7 +29,7 @@ const opening = openDatabase(config.databaseUrl, {
 }).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),
 );
-const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizonTimer }, { openChangeBus }, { createContext }, { openSharedGeneration }] =
+const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizonTimer }, { openChangeBus }, { createContext }, { openSharedGeneration }, { startChangePruning }] =
   await Promise.all([
     import('./app.ts'),
     import('../services/users.ts'),
@@ -38,6 +38,7 @@ const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizon
     import('../services/changes.ts'),
     import('../services/context.ts'),
     import('./cache/freshness.ts'),
+    import('../services/change-log.ts'),
   ]);
 const db = await opening;
 try {
@@ -81,6 +82,13 @@ const startHorizonChecks = () => {
       undefined,
       () => freshness?.written() ?? Promise.resolve(),
     );
+    // The change log keeps CAL_CHANGES_RETENTION_DAYS; older cursors are refused (CURSOR_EXPIRED).
+    const stopPruning = startChangePruning(db.prisma, config.changesRetentionDays, (err) => logger.error({ err }, 'change log prune failed'));
+    const stopChecks = stopHorizonTimer;
+    stopHorizonTimer = () => {
+      stopChecks();
+      stopPruning();
+    };
   }, 1000);
   delay.unref();
   stopHorizonTimer = () => clearTimeout(delay);

@@ -187,6 +187,18 @@ export async function pruneChanges(db: DatabaseClient, retentionDays: number, no
 }
 
 /**
+ * Prunes the log now and then every `everyMs` (hourly by default) without keeping the process
+ * alive. Every process may run it: a prune is one transaction, and a second one finds less to do.
+ */
+export function startChangePruning(db: DatabaseClient, retentionDays: number, onError: (error: unknown) => void, everyMs = 3_600_000): () => void {
+  const tick = () => void pruneChanges(db, retentionDays).catch(onError);
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  tick();
+  return () => clearInterval(timer);
+}
+
+/**
  * The changes of one write, collected while it runs in its transaction (publishChange lands here),
  * inserted into the log before it commits and handed to the real bus after: the publish hooks
  * (caches, purges) and the wake-up of the readers.
