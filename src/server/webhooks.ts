@@ -62,6 +62,8 @@ export function createServerWebhooks(opts: {
     policy: config.webhooks.urls,
     retry: config.webhooks.retry,
     timeoutMs: config.webhooks.timeoutMs,
+    // Finished deliveries are kept as long as the changes they carried.
+    keepDays: config.changesRetentionDays,
     logger: opts.logger,
   });
 }
