@@ -249,9 +249,6 @@ describe('webhook deliveries', () => {
 
   it('prunes finished deliveries older than it keeps them, never pending ones', async () => {
     await addEndpoint();
-    hook.statuses.push(200, 500);
-    await s.create('/venues', { venue: 'Old Hall' });
-    await s.create('/organizers', { organizer: 'Old Org' });
     const dispatcher = (o: { now?: () => Date; retry?: RetryPolicy; policy?: { allowPrivate: boolean; allowedHosts: string[] } }) =>
       createWebhookDispatcher({
         prisma: s.db.prisma,
@@ -262,8 +259,14 @@ describe('webhook deliveries', () => {
         keepDays: 30,
         now: o.now,
       });
-    // One attempt each: one delivered, the other failed and waiting a day for its retry.
-    await dispatcher({ retry: { ...FAST, baseMs: 86_400_000, maxMs: 86_400_000 } }).runOnce();
+    // One delivered; then one failed and waiting a day for its retry (a success after it would
+    // bring its retry forward: the endpoint answers again).
+    const slow = dispatcher({ retry: { ...FAST, baseMs: 86_400_000, maxMs: 86_400_000 } });
+    await s.create('/venues', { venue: 'Old Hall' });
+    await slow.runOnce();
+    hook.statuses.push(500);
+    await s.create('/organizers', { organizer: 'Old Org' });
+    await slow.runOnce();
     expect((await endpoints())[0]!.deliveries.map((d) => d.status).sort()).toEqual(['DELIVERED', 'PENDING']);
     // 31 days later: the delivered one is gone with its attempt; the pending one stays (its retry,
     // due by then, is refused by the address guard, and this dispatcher gives up only after a year).
