@@ -270,7 +270,7 @@ async function sweep(c: Cluster, load: Load, hot: Hot[], readUrls: string[], cre
 interface Delivery {
   /** Changes a connected subscriber should have received and did not. */
   missed: number;
-  /** Changes written while a subscriber was disconnected (no replay: lost to it by design). */
+  /** Changes written while a subscriber was disconnected that it never got (it resumes after its last cursor: should be none). */
   whileAway: number;
   drops: number;
   reconnected: number;
@@ -494,7 +494,7 @@ async function main(): Promise<number> {
   console.log(`\npiece back after: from the fault until the piece answered again (a killed one is started again after ${TIMES.downS} s down).`);
   console.log('normal again after: from the fault to the end of the last failed request through the edge.');
   console.log(`stale after recovery: reads at the edge that showed a hot event older than a version acknowledged ${STALE_AFTER_MS} ms before they started, after the service answered normally again, plus the sweep with the writers paused (edge vs database vs instance).`);
-  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected (no replay).`);
+  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected that it never got after resuming from its last cursor.`);
   const during = rows.reduce((n, r) => n + r.staleDuring, 0);
   if (during) console.log(`stale reads during faults, before recovery: ${during}`);
   for (const r of rows) for (const line of [...r.lost.map((l) => `LOST ${l}`), ...r.staleAfter.map((s) => `STALE ${s}`)]) console.log(`${r.fault}: ${line}`);
