@@ -292,7 +292,7 @@ async function sweep(c: Cluster, load: Load, hot: Hot[], readUrls: string[], cre
 interface Delivery {
   /** Changes a connected subscriber should have received and did not. */
   missed: number;
-  /** Changes written while a subscriber was disconnected (no replay: lost to it by design). */
+  /** Changes written while a subscriber was disconnected that it never got (it resumes after its last cursor: should be none). */
   whileAway: number;
   drops: number;
   reconnected: number;
@@ -600,7 +600,7 @@ async function main(): Promise<number> {
   console.log(`webhook attempts: ${attempts.failed} failed (receiver down or refusing) of ${attempts.total}, every one retried until delivered.`);
   console.log(`webhook latency, from a write's answer to its verified delivery (receiver up): p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms over ${latencies.length} writes.`);
   console.log(`webhooks missed: acknowledged writes of the phase that no delivery (signature verified, counted once by webhook-id) showed by the end of the run; ${c.webhooks.received.length} changes received, ${c.webhooks.repeats} repeated deliveries, ${c.webhooks.unverified} failing verification.`);
-  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected (no replay).`);
+  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected that it never got after resuming from its last cursor.`);
   const during = rows.reduce((n, r) => n + r.staleDuring, 0);
   if (during) console.log(`stale reads during faults, before recovery: ${during}`);
   for (const r of rows) for (const line of [...r.lost.map((l) => `LOST ${l}`), ...r.staleAfter.map((s) => `STALE ${s}`)]) console.log(`${r.fault}: ${line}`);
