@@ -12,6 +12,7 @@ import './types/event.ts';
 import './types/calendar.ts';
 import './types/changes.ts';
 import './types/recurrence.ts';
+import './types/webhooks.ts';
 import './types/node.ts';
 
 /**

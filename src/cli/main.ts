@@ -10,7 +10,6 @@ import type { UserRole } from '../../prisma/generated/client/client.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { createContext, type Context, type Viewer } from '../services/context.ts';
 import { openSharedGeneration } from '../server/cache/freshness.ts';
-import { createLocalChangeBus } from '../services/changes.ts';
 import { createPurger } from '../server/cache/purge.ts';
 import { DatabaseConfigError, openDatabase, type Database } from '../db/database.ts';
 import { applyMigrations, MigrationError, resolveFailedMigration } from '../db/migrate.ts';
@@ -26,6 +25,8 @@ import {
   updateUser,
   USER_ROLES,
 } from '../services/users.ts';
+import { addWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint, WEBHOOK_TYPES, type WebhookType } from '../services/webhooks.ts';
+import { CHANGE_ACTIONS, createLocalChangeBus, type ChangeAction } from '../services/changes.ts';
 import { exportAll } from '../transfer/export.ts';
 import { importFromIcs } from '../transfer/ics-import.ts';
 import { importFromFile, importFromSource, KINDS, type Summary } from '../transfer/import.ts';
@@ -53,6 +54,12 @@ Commands:
   app-password:create --login L --name N [--json]                prints the password once
   app-password:list --login L [--json]
   app-password:revoke --uuid U
+  webhook:add --url U [--types T,…] [--actions A,…] [--description D] [--json]
+                                       register a webhook endpoint; prints its signing secret
+                                       (types: ${WEBHOOK_TYPES.map((t) => t.toLowerCase()).join(', ')};
+                                       actions: ${CHANGE_ACTIONS.map((a) => a.toLowerCase()).join(', ')}; none: all)
+  webhook:list [--json]                the endpoints, enabled or why not, their pending deliveries
+  webhook:remove --id N                remove an endpoint with its queue and attempts
   migrate:resolve (--applied NAME | --rolled-back NAME)           record how a failed migration ended
   import --from URL [--login L --password P] [--author LOGIN] [--prune] [--dry-run] [--json] [--concurrency N]
                                        from a site (https://site.example/: its REST API is found as
@@ -131,7 +138,62 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  '));
 }
 
+function parseList<T extends string>(value: unknown, allowed: readonly T[], option: string): T[] {
+  if (typeof value !== 'string') return [];
+  const list = value.split(',').map((v) => v.trim().toUpperCase()).filter(Boolean);
+  const bad = list.find((v) => !(allowed as readonly string[]).includes(v));
+  if (bad !== undefined) throw new UsageError(`--${option}: unknown "${bad.toLowerCase()}"; use ${allowed.map((a) => a.toLowerCase()).join(', ')}`);
+  return list as T[];
+}
+
 const commands: Record<string, Command> = {
+  'webhook:add': {
+    options: { url: str, types: str, actions: str, description: str, json: flag },
+    required: ['url'],
+    async run(ctx, v, io) {
+      const endpoint = await addWebhookEndpoint(ctx, {
+        url: v.url as string,
+        types: parseList<WebhookType>(v.types, WEBHOOK_TYPES, 'types'),
+        actions: parseList<ChangeAction>(v.actions, CHANGE_ACTIONS, 'actions'),
+        description: v.description as string | undefined,
+      });
+      if (v.json) return io.out(JSON.stringify({ id: endpoint.id, url: endpoint.url, secret: endpoint.secret, types: endpoint.types, actions: endpoint.actions }));
+      io.out(`added webhook endpoint ${endpoint.id}: ${endpoint.url}`);
+      io.out(`secret: ${endpoint.secret}`);
+      io.err('Verify deliveries with this secret (docs/webhooks.md).');
+    },
+  },
+  'webhook:list': {
+    options: { json: flag },
+    required: [],
+    async run(ctx, v, io) {
+      const endpoints = await listWebhookEndpoints(ctx);
+      const pending = await ctx.prisma.webhookDelivery.groupBy({ by: ['endpointId'], where: { status: 'PENDING' }, _count: { _all: true } });
+      const pendingOf = (id: number) => pending.find((p) => p.endpointId === id)?._count._all ?? 0;
+      if (v.json) return io.out(JSON.stringify(endpoints.map(({ secret: _s, ...e }) => ({ ...e, pending: pendingOf(e.id) }))));
+      if (!endpoints.length) return io.out('no webhook endpoints');
+      const all = (list: string[]) => (list.length ? list.map((x) => x.toLowerCase()).join(',') : 'all');
+      const rows = endpoints.map((e) => [
+        String(e.id),
+        e.url,
+        all(e.types),
+        all(e.actions),
+        String(pendingOf(e.id)),
+        e.enabled ? 'enabled' : `disabled: ${e.disabledReason ?? ''}`,
+      ]);
+      for (const line of table([['ID', 'URL', 'TYPES', 'ACTIONS', 'PENDING', 'STATE'], ...rows])) io.out(line);
+    },
+  },
+  'webhook:remove': {
+    options: { id: str },
+    required: ['id'],
+    async run(ctx, v, io) {
+      const id = Number(v.id);
+      if (!Number.isInteger(id) || id < 1) throw new UsageError('--id: a positive whole number (see webhook:list)');
+      const endpoint = await removeWebhookEndpoint(ctx, id);
+      io.out(`removed webhook endpoint ${endpoint.id}: ${endpoint.url}`);
+    },
+  },
   'user:create': {
     options: { login: str, password: str, 'password-stdin': flag, role: str, email: str, 'display-name': str },
     required: ['login', 'role'],
@@ -339,14 +401,14 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   let db: Database | undefined;
   try {
-    const { imageImport, site, purgeUrls } = loadConfig(io.env);
+    const { imageImport, site, purgeUrls, webhooks } = loadConfig(io.env);
     db = await openDatabase(io.env.DATABASE_URL, { dataDir: io.env.CAL_DATA_DIR || undefined });
     if (parsed.command.migrate !== false) await applyMigrations(db);
     // Its writes purge the shared cache in front too (CAL_PURGE_URL), as a server's do.
     const changes = createLocalChangeBus();
     const purger = purgeUrls.length ? createPurger({ urls: purgeUrls, logger: { warn: (_o, m) => io.err(`cal: ${m}`), info: () => {} }, repeatAfterMs: 0, autoFlush: false }) : null;
     if (purger) changes.onPublish(purger.hook);
-    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport, changes });
+    const ctx = createContext({ prisma: db.prisma, settings: site, viewer: CLI_VIEWER, imageImport, webhookUrls: webhooks.urls, changes });
     try {
       await parsed.command.run(ctx, parsed.values, io, db);
     } finally {

@@ -385,6 +385,10 @@ function timed<T>(running: Promise<T>): Promise<T> {
 }
 
 function wrapTransaction(tx: Transaction, seen: (sql: string, args?: readonly unknown[]) => void): Transaction {
+  // pglite-prisma-adapter has no savepoints, so Prisma refused a transaction nested in another (a
+  // write's own, inside the transaction that holds it with its change-log rows): plain SQL does
+  // them. Prisma names the savepoints itself (identifiers, never input).
+  const control = (sql: string) => tx.executeRaw({ sql, args: [], argTypes: [] }).then(() => undefined);
   return {
     provider: tx.provider,
     adapterName: tx.adapterName,
@@ -393,9 +397,9 @@ function wrapTransaction(tx: Transaction, seen: (sql: string, args?: readonly un
     executeRaw: (q) => (seen(q.sql, q.args), timed(tx.executeRaw(q))),
     commit: () => tx.commit(),
     rollback: () => tx.rollback(),
-    createSavepoint: tx.createSavepoint?.bind(tx),
-    rollbackToSavepoint: tx.rollbackToSavepoint?.bind(tx),
-    releaseSavepoint: tx.releaseSavepoint?.bind(tx),
+    createSavepoint: tx.createSavepoint?.bind(tx) ?? ((name) => control(`SAVEPOINT ${name}`)),
+    rollbackToSavepoint: tx.rollbackToSavepoint?.bind(tx) ?? ((name) => control(`ROLLBACK TO SAVEPOINT ${name}`)),
+    releaseSavepoint: tx.releaseSavepoint?.bind(tx) ?? ((name) => control(`RELEASE SAVEPOINT ${name}`)),
   };
 }
 

@@ -26,6 +26,8 @@ import { useGraphQLCors } from './middleware/cors.ts';
 import { useGraphQLBodyLimit } from './middleware/body-limit.ts';
 import { useGraphQL } from './middleware/graphql.ts';
 import { LiveStreams } from './live-streams.ts';
+import { createServerWebhooks } from './webhooks.ts';
+import { changeLogFeed } from '../services/webhook-delivery.ts';
 
 /**
  * The Koa app: health probes, `/graphql` (Yoga + GraphiQL), the pages and the REST facade over one
@@ -86,7 +88,7 @@ export function buildApp({
   // Image files kept by this service, public as WordPress's uploads (no sign-in read).
   app.use(uploadsMiddleware(db, { uploadsDir: config.imageImport.uploadsDir, siteUrl: config.siteUrl }));
   if (bytes) app.use(bytes.middleware());
-  app.use(useAuthentication(db, { settings: config.site, now, changes: bus, imageImport: config.imageImport }));
+  app.use(useAuthentication(db, { settings: config.site, now, changes: bus, imageImport: config.imageImport, webhookUrls: config.webhooks.urls }));
   // Cache-Control, surrogate keys, ETag / If-None-Match of GET reads (REST, GraphQL, pages, feeds).
   app.use(useCachePolicy({ maxAgeS: config.httpMaxAgeS, sharedMaxAgeS: config.httpSharedMaxAgeS }));
 
@@ -102,7 +104,12 @@ export function buildApp({
   app.use(createRestMiddleware(rest));
   // GraphQL over WebSocket on /graphql: the HTTP server hands its upgrades to `websockets.attach(server)`.
   const websockets = graphqlWebSockets({ yoga, db, config, changes: bus, now });
+  // Webhooks: a reader of the change log, sending through the facade's JSON. Started by the process
+  // (main.ts) once it listens, when CAL_WEBHOOK_DELIVERY is on.
+  let origin = `http://${config.host}:${config.port}`;
+  const webhooks = createServerWebhooks({ db, config, rest, feed: changeLogFeed(db.prisma, bus), logger, origin: () => origin });
+  const setOrigin = (value: string) => void (origin = value);
   /** Stopping soon: `/readyz` answers 503 from now on, while requests are still served. */
   const drain = () => void (draining = true);
-  return { app, yoga, executor, freshness, bytes, changes: bus, websockets, streams, purger, drain };
+  return { app, yoga, executor, freshness, bytes, changes: bus, websockets, streams, purger, drain, webhooks: Object.assign(webhooks, { setOrigin }) };
 }

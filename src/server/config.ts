@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { IANAZone } from 'luxon';
 import type { SiteSettings } from '../services/context.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from '../services/image-import.ts';
+import type { OutboundPolicy } from '../services/outbound-url.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from '../services/webhook-delivery.ts';
 import type { GraphQLLimits } from './graphql-limits.ts';
 import { loadTrustedDocuments, type TrustedDocuments } from './persisted-operations.ts';
 
@@ -80,6 +82,15 @@ const schema = z.object({
   CAL_TIMEZONE_MODE: z.enum(['event', 'site']).default('event'),
   CAL_ALLOW_PRIVATE_IMAGE_URLS: bool.default(false),
   CAL_UPLOADS_DIR: z.string().min(1).optional(),
+  CAL_ALLOW_PRIVATE_WEBHOOK_URLS: bool.default(false),
+  CAL_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean))
+    .optional(),
+  CAL_WEBHOOK_DELIVERY: bool.default(true),
+  CAL_WEBHOOK_RETRY_BASE_MS: positiveInt.default(DEFAULT_RETRY.baseMs),
+  CAL_WEBHOOK_RETRY_MAX_MS: positiveInt.default(DEFAULT_RETRY.maxMs),
+  CAL_WEBHOOK_TIMEOUT_MS: positiveInt.max(120_000).default(15_000),
   CAL_SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   CAL_GRAPHQL_MAX_DEPTH: positiveInt.default(12),
   CAL_GRAPHQL_MAX_ALIASES: nonNegativeInt.default(30),
@@ -113,6 +124,7 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_.:-]{1,63}$/, 'must be 1-63 letters, digits, _ . : -')
     .default('cal_events_changes'),
   CAL_RECURRENCE_HORIZON_DAYS: positiveInt.max(3660).default(730),
+  CAL_CHANGES_RETENTION_DAYS: positiveInt.max(3660).default(30),
   // Caching: five independent variables (docs/caching.md).
   CAL_CACHE_TTL_S: nonNegativeInt.max(86_400).default(600),
   CAL_CACHE_MAX_MB: positiveInt.max(65_536).default(64),
@@ -146,6 +158,13 @@ export interface Config {
   imageImport: ImageImportOptions;
   shutdownTimeoutMs: number;
   /**
+   * Webhooks (src/services/webhook-delivery.ts): where endpoints may point (the private-address
+   * guard, lifted by CAL_ALLOW_PRIVATE_WEBHOOK_URLS or per host by CAL_WEBHOOK_ALLOWED_HOSTS),
+   * whether this instance sends deliveries (CAL_WEBHOOK_DELIVERY), the retry schedule and the
+   * time a receiver has to answer.
+   */
+  webhooks: { urls: OutboundPolicy; deliver: boolean; retry: RetryPolicy; timeoutMs: number };
+  /**
    * On SIGTERM/SIGINT, how long `/readyz` answers 503 (draining) while requests are still served,
    * before the listener closes: a load balancer probing it stops sending new requests first.
    */
@@ -154,6 +173,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Redis channel / PostgreSQL NOTIFY channel of the change bus. */
   changesChannel: string;
+  /** Days the change log keeps its rows (older cursors: CURSOR_EXPIRED). */
+  changesRetentionDays: number;
   site: SiteSettings;
   graphql: GraphQLLimits;
   /** Largest request body, GraphQL and REST alike. */
@@ -264,6 +285,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CAL_TRUST_PROXY,
     imageImport: { ...DEFAULT_IMAGE_IMPORT, allowPrivate: e.CAL_ALLOW_PRIVATE_IMAGE_URLS, uploadsDir: e.CAL_UPLOADS_DIR },
     shutdownTimeoutMs: e.CAL_SHUTDOWN_TIMEOUT_MS,
+    webhooks: {
+      urls: { allowPrivate: e.CAL_ALLOW_PRIVATE_WEBHOOK_URLS, allowedHosts: e.CAL_WEBHOOK_ALLOWED_HOSTS ?? [] },
+      deliver: e.CAL_WEBHOOK_DELIVERY,
+      retry: { ...DEFAULT_RETRY, baseMs: e.CAL_WEBHOOK_RETRY_BASE_MS, maxMs: Math.max(e.CAL_WEBHOOK_RETRY_MAX_MS, e.CAL_WEBHOOK_RETRY_BASE_MS) },
+      timeoutMs: e.CAL_WEBHOOK_TIMEOUT_MS,
+    },
     drainDelayMs: e.CAL_DRAIN_DELAY_MS,
     graphql: {
       maxDepth: e.CAL_GRAPHQL_MAX_DEPTH,
@@ -290,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeUrls: e.CAL_PURGE_URL ?? [],
     redisUrl: e.REDIS_URL,
     changesChannel: e.CAL_CHANGES_CHANNEL,
+    changesRetentionDays: e.CAL_CHANGES_RETENTION_DAYS,
     site: {
       timezone: e.CAL_TIMEZONE,
       postsPerPage: e.CAL_POSTS_PER_PAGE,

@@ -84,6 +84,7 @@ export function graphqlWebSockets(opts: { yoga: GraphQLServer; db: Database; con
           now: now?.(),
           changes,
           imageImport: config.imageImport,
+          webhookUrls: config.webhooks.urls,
           editContext: true,
         });
         // Trusted documents: an anonymous caller runs only the manifest's operations, by ID or by their very

@@ -38,7 +38,7 @@ const opening = openDatabase(config.databaseUrl, {
 }).catch((e: unknown) =>
   fail(e instanceof DatabaseConfigError ? e.message : `cannot open the database: ${(e as Error).message?.split('\n')[0]}`),
 );
-const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizonTimer }, { openChangeBus }, { createContext }, { openSharedGeneration }] =
+const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizonTimer }, { openChangeBus }, { createContext }, { openSharedGeneration }, { startChangePruning }] =
   await Promise.all([
     import('./app.ts'),
     import('../services/users.ts'),
@@ -47,6 +47,7 @@ const [{ buildApp }, { ensureAdmin }, { configureLoginThrottle }, { startHorizon
     import('../services/changes.ts'),
     import('../services/context.ts'),
     import('./cache/freshness.ts'),
+    import('../services/change-log.ts'),
   ]);
 const db = await opening;
 try {
@@ -76,7 +77,7 @@ const changes = await openChangeBus({ redisUrl: config.redisUrl, databaseUrl: co
 logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: cached reads are exact across them (src/server/cache/freshness.ts).
 const generation = config.cache.ttlS > 0 ? openSharedGeneration(config.databaseUrl, logger) : null;
-const { app, freshness, changes: bus, websockets, streams, purger, drain } = buildApp({ config, db, logger, changes, generation });
+const { app, freshness, changes: bus, websockets, streams, purger, drain, webhooks } = buildApp({ config, db, logger, changes, generation });
 // Recurring series: materialize occurrences as the horizon moves forward. The first
 // check waits a second after the server listens: compiling its queries (Prisma's query compiler,
 // WebAssembly) was about a tenth of the CPU of a start, and a check made hourly loses nothing by
@@ -90,6 +91,13 @@ const startHorizonChecks = () => {
       undefined,
       () => freshness?.written() ?? Promise.resolve(),
     );
+    // The change log keeps CAL_CHANGES_RETENTION_DAYS; older cursors are refused (CURSOR_EXPIRED).
+    const stopPruning = startChangePruning(db.prisma, config.changesRetentionDays, (err) => logger.error({ err }, 'change log prune failed'));
+    const stopChecks = stopHorizonTimer;
+    stopHorizonTimer = () => {
+      stopChecks();
+      stopPruning();
+    };
   }, 1000);
   delay.unref();
   stopHorizonTimer = () => clearTimeout(delay);
@@ -103,6 +111,8 @@ server.listen(config.port, config.host, () => {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, database: db.kind }, `cal-events listening on http://${config.host}:${port}`);
   startHorizonChecks();
+  webhooks.setOrigin(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);
+  if (config.webhooks.deliver) webhooks.start();
 });
 
 let stopping = false;
@@ -110,6 +120,7 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   stopHorizonTimer();
+  const webhooksStopped = webhooks.stop();
   if (config.drainDelayMs > 0) {
     // Out of the load balancer's rotation first (its probe of /readyz fails), still serving
     // whatever it sends meanwhile; then the listener closes.
@@ -130,6 +141,7 @@ async function shutdown(signal: string) {
   const broken = streams.breakAll();
   if (broken) logger.info({ streams: broken }, 'subscriptions over SSE ended; their clients reconnect');
   await closed;
+  await webhooksStopped;
   await closeThrottle();
   await purger?.close();
   await changes.close().catch((e: unknown) => logger.error({ err: e }, 'closing the change bus failed'));

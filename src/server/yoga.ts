@@ -1,3 +1,4 @@
+import { useChangeCursors } from './change-cursors.ts';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
@@ -65,6 +66,8 @@ export function createGraphQLServer(
       ...persistedOperationPlugins(opts.trustedDocuments ?? null),
       // @defer / @stream, answered as multipart/mixed (or SSE); the limits below still apply to the whole document.
       useDeferStream(),
+      // Every subscription event carries its change's cursor (SSE: the event's id).
+      useChangeCursors(),
       ...graphqlLimitPlugins(opts.limits),
       ...csrfPlugins(),
       // A mutation answers once the byte cache's freshness has moved on (src/server/cache/freshness.ts).

@@ -1,5 +1,5 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub, Repeater, type PubSubEventTarget } from 'graphql-yoga';
+import { createPubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { Client } from 'pg';
 import type { DatabaseClient } from '../db/input-guard.ts';
@@ -24,8 +24,9 @@ import { redisOptions, reportOutages } from './redis-client.ts';
  * - `onPublish`: this process's own committed changes, synchronously as they are published (before
  *   the write answers): the byte cache moves its freshness on, the purger asks the reverse proxy to drop
  *   the affected keys — once, from the process that committed, not once per process.
- * - `onChange`: every change of every process, as the transport delivers it (subscriptions through
- *   `changeStream`, the byte cache of the other processes).
+ * - `onChange`: every change of every process, as the transport delivers it (the byte cache of the
+ *   other processes; subscriptions only take it as the wake-up of the change log's reader, which
+ *   reads the changes themselves from the log: src/services/change-log.ts).
  */
 /** USER: an account or its application passwords (no subscription field; caches follow it). */
 export type ChangeKind = 'EVENT' | 'VENUE' | 'ORGANIZER' | 'EVENT_CATEGORY' | 'EVENT_TAG' | 'USER';
@@ -300,36 +301,6 @@ async function postgresBus(databaseUrl: string, channel: string, logger: BusLogg
   const target = new PostgresTransport(url.href, channel, logger);
   await target.connect();
   return createChangeBus(target as Transport, channel, 'postgres', () => target.close());
-}
-
-/**
- * The changes of every process from now on, as an async iterator (a subscription's source). It
- * listens from the moment it is called — no change between setup and the first read is lost — until
- * it is returned (the client went away).
- */
-export function changeStream(bus: Pick<ChangeBus, 'onChange'>): AsyncIterableIterator<Change> {
-  const early: Change[] = [];
-  let push: ((change: Change) => void) | null = null;
-  const unsubscribe = bus.onChange((change) => (push ? push(change) : early.push(change)));
-  let listening = true;
-  const off = () => {
-    if (listening) unsubscribe();
-    listening = false;
-  };
-  const stream = new Repeater<Change>(async (next, stop) => {
-    // In the bus's order: what came before the first read, then the rest.
-    for (const change of early.splice(0)) void next(change);
-    push = (change) => void next(change);
-    await stop;
-    off();
-  });
-  const end = stream.return.bind(stream);
-  // Also when the stream ends before its first read (the Repeater never started).
-  stream.return = (value) => {
-    off();
-    return end(value);
-  };
-  return stream;
 }
 
 /** Publishes changes of a committed write (duplicates within the call collapse). */

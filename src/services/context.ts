@@ -3,6 +3,7 @@ import type { DatabaseClient } from '../db/input-guard.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
 import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
 import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
+import { PUBLIC_ONLY, type OutboundPolicy } from './outbound-url.ts';
 import type { PostPass } from './post-pass.ts';
 
 /** Site settings the calendar logic depends on (contract §0.3). */
@@ -42,8 +43,12 @@ export interface Context {
   postPass?: PostPass;
   /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
   changes: ChangeBus;
+  /** SSE: the `Last-Event-ID` a reconnecting EventSource sent (a change cursor); subscriptions resume after it. */
+  resumeAfter?: string;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */
   imageImport: ImageImportOptions;
+  /** Where webhook endpoints may point (src/services/outbound-url.ts; CAL_ALLOW_PRIVATE_WEBHOOK_URLS, CAL_WEBHOOK_ALLOWED_HOSTS). */
+  webhookUrls: OutboundPolicy;
   /** Anonymous GET reads: the records and lists the response contains (src/domain/surrogate-keys.ts). */
   surrogateKeys?: SurrogateKeys;
 }
@@ -72,6 +77,7 @@ export function createContext(input: {
   editContext?: boolean;
   changes?: ChangeBus;
   imageImport?: ImageImportOptions;
+  webhookUrls?: OutboundPolicy;
   surrogateKeys?: SurrogateKeys;
 }): Context {
   return {
@@ -83,6 +89,7 @@ export function createContext(input: {
     editContext: input.editContext,
     changes: input.changes ?? processChangeBus,
     imageImport: input.imageImport ?? DEFAULT_IMAGE_IMPORT,
+    webhookUrls: input.webhookUrls ?? PUBLIC_ONLY,
     surrogateKeys: input.surrogateKeys,
   };
 }

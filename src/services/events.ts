@@ -11,6 +11,7 @@ import { slugify, untrashedSlug } from '../domain/slug.ts';
 import { MAX_TITLE_LENGTH } from '../domain/text.ts';
 import { resolveTimezone } from '../domain/timezone.ts';
 import { eventTermChanges, publishChange, termChanges, type Change } from './changes.ts';
+import { recorded } from './change-log.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
@@ -197,7 +198,7 @@ export function createEvent(ctx: Context, input: EventInput): Promise<number> {
   return retryOnVanishedLink(() => insertEvent(ctx, input), EVENT_LINKS);
 }
 
-async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
+const insertEvent = recorded(async (ctx: Context, input: EventInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   // Parameters are validated before permissions, as WordPress does (contract §1.3).
   validateInput(input, true);
@@ -247,7 +248,7 @@ async function insertEvent(ctx: Context, input: EventInput): Promise<number> {
   // The new event's terms are those it was just linked to: no read back.
   publishChange(ctx, { kind: 'EVENT', id, action: 'CREATED' }, ...termChanges(links.categories ?? [], links.tags ?? []));
   return id;
-}
+});
 
 /**
  * Partial update. On an occurrence of a recurring series, scope THIS (the default, and
@@ -267,7 +268,7 @@ function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Prom
   return retryOnVanishedLink(() => writeEventRow(ctx, address, input), EVENT_LINKS);
 }
 
-async function writeEventRow(ctx: Context, address: PostAddress, input: EventInput): Promise<number> {
+const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput): Promise<number> => {
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
@@ -326,7 +327,7 @@ async function writeEventRow(ctx: Context, address: PostAddress, input: EventInp
   const termsAfter = termChanges(links.categories ?? categoriesBefore.map((c) => c.categoryId), links.tags ?? tagsBefore.map((t) => t.tagId));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...termsAfter);
   return row.id;
-}
+});
 
 /**
  * Takes the row locks a write that moves term counts will need, in the order the count triggers
@@ -346,7 +347,7 @@ async function lockCountedRows(tx: TransactionClient, eventId: number, links: Li
 }
 
 /** Moves an event to the trash (contract §7.9); a trashed event answers Gone. */
-export async function trashEvent(ctx: Context, address: PostAddress): Promise<number> {
+export const trashEvent = recorded(async (ctx: Context, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, 'EVENT', address);
   requireTrashable(ctx, row, 'event');
   const now = stamp(ctx);
@@ -361,9 +362,9 @@ export async function trashEvent(ctx: Context, address: PostAddress): Promise<nu
   });
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...members, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
-}
+});
 
-export async function restoreEvent(ctx: Context, address: PostAddress): Promise<number> {
+export const restoreEvent = recorded(async (ctx: Context, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError('The event is not in the trash.', 'id', 'NOT_TRASHED');
@@ -379,9 +380,9 @@ export async function restoreEvent(ctx: Context, address: PostAddress): Promise<
   });
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'RESTORED', before: row }, ...(await eventTermChanges(ctx, row.id)));
   return row.id;
-}
+});
 
-export async function purgeEvent(ctx: Context, address: PostAddress): Promise<number> {
+export const purgeEvent = recorded(async (ctx: Context, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError('Move the event to the trash before deleting it permanently.', 'NOT_TRASHED');
@@ -392,6 +393,6 @@ export async function purgeEvent(ctx: Context, address: PostAddress): Promise<nu
   await retryOnWriteConflict(() => ctx.prisma.post.deleteMany({ where: { id: { in: [row.id, ...members.map((m) => m.id)] } } }));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'DELETED', before: row }, ...members, ...terms);
   return row.id;
-}
+});
 
 const ascending = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);

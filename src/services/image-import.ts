@@ -1,12 +1,10 @@
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { createRequire } from 'node:module';
-import net, { type LookupFunction } from 'node:net';
 import type { imageSize } from 'image-size';
-import ipaddr from 'ipaddr.js';
 import { ValidationError } from '../domain/errors.ts';
+import { OutboundRefusal, pinnedLookup, resolveOutboundUrl, type OutboundPolicy } from './outbound-url.ts';
 import { storeUpload, uploadUrl, wantedUploadPath, type UploadContext } from './uploads.ts';
 
 /** image-size is loaded on the first image import, not at start (its CommonJS build: synchronous). */
@@ -22,11 +20,8 @@ const loadImageSize = () => (imageSizeFn ??= (requireHere('image-size') as typeo
  * an Attachment whose `url` is that local path and `sourceUrl` the URL it came from.
  */
 
-export interface ImageImportOptions {
-  /** Allow URLs that resolve to loopback, private, link-local… addresses (CAL_ALLOW_PRIVATE_IMAGE_URLS). */
-  allowPrivate: boolean;
-  /** Host names (or IP literals) exempt from the address check, e.g. an internal media server. */
-  allowedHosts: readonly string[];
+/** `allowPrivate`: CAL_ALLOW_PRIVATE_IMAGE_URLS. */
+export interface ImageImportOptions extends OutboundPolicy {
   /** Largest accepted download, counted while streaming. */
   maxBytes: number;
   /** Time for the whole import download, redirects and DNS included. */
@@ -105,101 +100,24 @@ export async function importImageFromUrl(ctx: ImportContext, url: URL, field: st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Address policy
+// Address policy (src/services/outbound-url.ts, shared with webhook deliveries)
 
-/**
- * Whether an IP address is outside the public unicast space: loopback, private (RFC 1918),
- * link-local (incl. cloud metadata 169.254.169.254), CGNAT, reserved/documentation, multicast,
- * broadcast, unspecified; IPv6 unique-local, link-local, site-local, multicast, and IPv4 addresses
- * embedded in IPv6 (mapped, translated, NAT64, 6to4) judged by their IPv4 part. Unparsable → true.
- * (Not `request-filtering-agent`: it refuses every IPv6 range but `unicast`, so public IPv4 addresses
- * embedded in IPv6 — `::ffff:8.8.8.8`, `64:ff9b::808:808`, `2002:808:808::1` — too, has no host-name
- * exemption for `allowedHosts`, and reports a refusal as a plain Error known only by its message.)
- */
-export function isForbiddenAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  } catch {
-    return true;
-  }
-  if (parsed.kind() === 'ipv4') return parsed.range() !== 'unicast';
-  const v6 = parsed as ipaddr.IPv6;
-  const range = v6.range();
-  if (range === 'unicast') return false;
-  const parts = v6.parts;
-  // ipaddr.js always gives the eight 16-bit parts.
-  const [p0 = 0, p1 = 0, p2 = 0, , , , p6 = 0, p7 = 0] = parts;
-  const embedded = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
-  if (range === 'ipv4Mapped' || range === 'rfc6145') return embedded(p6, p7).range() !== 'unicast';
-  if (range === 'rfc6052' && p0 === 0x64 && p1 === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) {
-    return embedded(p6, p7).range() !== 'unicast';
-  }
-  if (range === '6to4') return embedded(p1, p2).range() !== 'unicast';
-  return true;
-}
-
-function normalizeHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-}
+const REFUSALS: Record<OutboundRefusal['reason'], { message: (host: string) => string; code: string }> = {
+  scheme: { message: () => 'The image URL must use http or https.', code: 'IMAGE_URL_FORBIDDEN' },
+  credentials: { message: () => 'The image URL must not contain a user name or password.', code: 'IMAGE_URL_FORBIDDEN' },
+  unresolved: { message: (host) => `The image host ${host} could not be resolved.`, code: 'IMAGE_FETCH_FAILED' },
+  private: { message: () => 'The image URL points to a private, loopback or reserved network address.', code: 'IMAGE_URL_FORBIDDEN' },
+};
 
 /** Checks one hop's URL and resolves its host; the returned addresses are the only ones dialled. */
-async function resolveTarget(
-  url: URL,
-  field: string,
-  opts: ImageImportOptions,
-  signal: AbortSignal,
-): Promise<LookupAddress[]> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ValidationError('The image URL must use http or https.', field, 'IMAGE_URL_FORBIDDEN');
+async function resolveTarget(url: URL, field: string, opts: ImageImportOptions, signal: AbortSignal): Promise<LookupAddress[]> {
+  try {
+    return await resolveOutboundUrl(url, opts, signal);
+  } catch (e) {
+    if (!(e instanceof OutboundRefusal)) throw e;
+    const refusal = REFUSALS[e.reason];
+    throw new ValidationError(refusal.message(e.host), field, refusal.code);
   }
-  if (url.username || url.password) {
-    throw new ValidationError('The image URL must not contain a user name or password.', field, 'IMAGE_URL_FORBIDDEN');
-  }
-  const host = normalizeHost(url.hostname);
-  const family = net.isIP(host);
-  let addresses: LookupAddress[];
-  if (family) {
-    addresses = [{ address: host, family }];
-  } else {
-    try {
-      addresses = await abortable(dnsLookup(host, { all: true, verbatim: true }), signal);
-    } catch (e) {
-      if (signal.aborted) throw e;
-      throw new ValidationError(`The image host ${host} could not be resolved.`, field, 'IMAGE_FETCH_FAILED');
-    }
-    if (addresses.length === 0) {
-      throw new ValidationError(`The image host ${host} could not be resolved.`, field, 'IMAGE_FETCH_FAILED');
-    }
-  }
-  const exempt = opts.allowPrivate || opts.allowedHosts.some((h) => normalizeHost(h) === host);
-  if (!exempt && addresses.some((a) => isForbiddenAddress(a.address))) {
-    throw new ValidationError(
-      'The image URL points to a private, loopback or reserved network address.',
-      field,
-      'IMAGE_URL_FORBIDDEN',
-    );
-  }
-  return addresses;
-}
-
-/** A `lookup` for http.request that only ever answers with the already checked addresses. */
-function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
-  return (_hostname: string, lookupOptions: LookupOptions | number, callback) => {
-    const o = typeof lookupOptions === 'number' ? { family: lookupOptions } : (lookupOptions ?? {});
-    const family = o.family === 'IPv4' ? 4 : o.family === 'IPv6' ? 6 : (o.family ?? 0);
-    const list = family === 4 || family === 6 ? addresses.filter((a) => a.family === family) : addresses;
-    const [first] = list;
-    if (!first) {
-      const err: NodeJS.ErrnoException = new Error(`no pinned IPv${family} address`);
-      err.code = 'ENOTFOUND';
-      callback(err, '', 0);
-    } else if (o.all) {
-      callback(null, list);
-    } else {
-      callback(null, first.address, first.family);
-    }
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,24 +236,6 @@ async function readBody(res: IncomingMessage, maxBytes: number, signal: AbortSig
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function tooLarge(opts: ImageImportOptions, field: string): ValidationError {

@@ -8,6 +8,7 @@ import { untrashedSlug } from '../domain/slug.ts';
 import { MAX_TITLE_LENGTH } from '../domain/text.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
+import { recorded } from './change-log.ts';
 import { stamp } from './clock.ts';
 import { resolveImageRef } from './images.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
@@ -153,7 +154,7 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * Concurrent creates of one name take turns on the name's slug lock (its slug base: names equal
  * ignoring case slugify alike), so they create one record and the others reuse it.
  */
-export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
+export const createLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
@@ -189,15 +190,10 @@ export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: Li
   if ('duplicate' in outcome) return reuse(outcome.duplicate!);
   publishChange(ctx, { kind, id: outcome.id, action: 'CREATED' });
   return outcome.id;
-}
+});
 
-export async function updateLinkedPost(
-  ctx: Context,
-  kind: LinkedKind,
-  address: PostAddress,
-  input: LinkedPostInput,
-  opts: { allowReuse?: boolean } = {},
-): Promise<number> {
+export const updateLinkedPost = recorded(
+  async (ctx: Context, kind: LinkedKind, address: PostAddress, input: LinkedPostInput, opts: { allowReuse?: boolean } = {}): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const row = await locatePost(ctx, kind, address);
   validate(kind, input, false);
@@ -225,12 +221,12 @@ export async function updateLinkedPost(
   });
   publishChange(ctx, { kind, id: row.id, action: 'UPDATED', before: row });
   return row.id;
-}
+});
 
 const untrashedData = (slug: string | null) => ({ slug: slug ? untrashedSlug(slug) : null, trashedFromStatus: null });
 
 /** Moves to trash (contract §7.9): slug gets `__trashed`, links to events are removed. */
-export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+export const trashLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, kind, address);
   requireTrashable(ctx, row, label(kind));
   const now = stamp(ctx);
@@ -242,9 +238,9 @@ export async function trashLinkedPost(ctx: Context, kind: LinkedKind, address: P
   });
   publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
-}
+});
 
-export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+export const restoreLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, kind, address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ValidationError(`The ${label(kind)} is not in the trash.`, 'id', 'NOT_TRASHED');
@@ -262,10 +258,10 @@ export async function restoreLinkedPost(ctx: Context, kind: LinkedKind, address:
   );
   publishChange(ctx, { kind, id: row.id, action: 'RESTORED', before: row });
   return row.id;
-}
+});
 
 /** Permanent delete; only records already in the trash. */
-export async function purgeLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> {
+export const purgeLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, address: PostAddress): Promise<number> => {
   const row = await locatePost(ctx, kind, address);
   requireEditable(ctx, row);
   if (row.status !== 'trash') throw new ForbiddenError(`Move the ${label(kind)} to the trash before deleting it permanently.`, 'NOT_TRASHED');
@@ -273,4 +269,4 @@ export async function purgeLinkedPost(ctx: Context, kind: LinkedKind, address: P
   await ctx.prisma.post.delete({ where: { id: row.id } });
   publishChange(ctx, { kind, id: row.id, action: 'DELETED', before: row }, ...events);
   return row.id;
-}
+});

@@ -27,6 +27,7 @@ import { expandSeries, materializationStart, parseSeriesDate, parseSeriesRule, s
 import { dateToWallClock, localToUtc, utcToLocal, wallClockToDate } from '../domain/wall-clock.ts';
 import { requireEditable } from './authz.ts';
 import { publishChange, type Change } from './changes.ts';
+import { recorded } from './change-log.ts';
 import { locatePost } from './posts.ts';
 import { retryOnWriteConflict } from './retry.ts';
 
@@ -141,7 +142,7 @@ type SeriesRow = Prisma.EventGetPayload<{
  * created from the series row, non-overridden ones keep their RECURRENCE-ID and get the series'
  * duration. Returns the number of occurrences created.
  */
-export async function materializeSeries(ctx: Context, seriesId: number): Promise<number> {
+export const materializeSeries = recorded(async (ctx: Context, seriesId: number): Promise<number> => {
   const series: SeriesRow | null = await ctx.prisma.event.findUnique({
     where: { id: seriesId },
     include: { venues: true, organizers: true, categories: true, tags: true },
@@ -204,7 +205,7 @@ export async function materializeSeries(ctx: Context, seriesId: number): Promise
   await ctx.prisma.event.update({ where: { id: seriesId }, data: { materializedUntil: more ? until : FOREVER } });
   publishChange(ctx, ...changes);
   return missing.length;
-}
+});
 
 function occurrenceDates(start: Date, duration: number, timezone: string) {
   const end = new Date(start.getTime() + duration);
@@ -291,7 +292,7 @@ async function editableOccurrence(ctx: Context, id: number) {
  * is then merged into it). Cancelling the last one left is refused: delete the series instead.
  * Returns the series ID.
  */
-export async function cancelOccurrence(ctx: Context, id: number): Promise<number> {
+export const cancelOccurrence = recorded(async (ctx: Context, id: number): Promise<number> => {
   const { series, recurrenceLocal } = await editableOccurrence(ctx, id);
   const exdates = [...series.recurrenceExdates, recurrenceLocal];
   const left = expandSeries(storedSet(series, exdates), windowOf(ctx, series.materializedFrom, series.recurrenceStart!, series.timezone));
@@ -302,14 +303,14 @@ export async function cancelOccurrence(ctx: Context, id: number): Promise<number
   await materializeSeries(ctx, series.id);
   publishChange(ctx, { kind: 'EVENT', id: series.id, action: 'UPDATED', before: series });
   return series.id;
-}
+});
 
 /**
  * The occurrence of a series at the RECURRENCE-ID `slot` (event-local wall clock); one the set
  * gives past the materialized horizon (an imported override far ahead) is made now. Null when the
  * set does not give it, or gives it before the occurrences the series keeps (`materializedFrom`).
  */
-export async function occurrenceAt(ctx: Context, seriesId: number, slot: Date): Promise<number | null> {
+export const occurrenceAt = recorded(async (ctx: Context, seriesId: number, slot: Date): Promise<number | null> => {
   const found = await ctx.prisma.eventOccurrence.findFirst({ where: { seriesId, recurrenceLocal: slot }, select: { eventId: true } });
   if (found) return found.eventId;
   const series: SeriesRow | null = await ctx.prisma.event.findUnique({
@@ -322,7 +323,7 @@ export async function occurrenceAt(ctx: Context, seriesId: number, slot: Date): 
   const [id] = await createOccurrences(ctx, series, [slot], series.endLocal.getTime() - series.startLocal.getTime());
   publishChange(ctx, { kind: 'EVENT', id: id!, action: 'CREATED' });
   return id!;
-}
+});
 
 /**
  * The series row holds its first occurrence; to edit that occurrence on its own (an imported
@@ -331,7 +332,7 @@ export async function occurrenceAt(ctx: Context, seriesId: number, slot: Date): 
  * be made, moves to the next occurrence. Returns the event now holding the first occurrence: the
  * series row itself when it is the only occurrence (it then takes the edit, as before).
  */
-export async function detachFirstOccurrence(ctx: Context, seriesId: number): Promise<number> {
+export const detachFirstOccurrence = recorded(async (ctx: Context, seriesId: number): Promise<number> => {
   const series: SeriesRow = await ctx.prisma.event.findUniqueOrThrow({
     where: { id: seriesId },
     include: { venues: true, organizers: true, categories: true, tags: true },
@@ -349,7 +350,7 @@ export async function detachFirstOccurrence(ctx: Context, seriesId: number): Pro
   await materializeSeries(ctx, seriesId);
   publishChange(ctx, { kind: 'EVENT', id: id!, action: 'CREATED' });
   return id!;
-}
+});
 
 export type RecurrenceScope = 'THIS' | 'THIS_AND_FOLLOWING' | 'ALL';
 /** `updateEvent`'s plain write of one event row (passed in: events.ts imports this module). */
@@ -373,7 +374,7 @@ const shift = (dates: Date[], delta: number) => dates.map((d) => new Date(d.getT
  * old series ends before it (UNTIL), the occurrence becomes a new series holding it and the
  * following ones (IDs kept), and the update applies to that one as ALL.
  */
-export async function updateSeries(ctx: Context, address: { id?: number | null; slug?: string | null }, input: EventInput, scope: RecurrenceScope, write: WriteEvent) {
+export const updateSeries = recorded(async (ctx: Context, address: { id?: number | null; slug?: string | null }, input: EventInput, scope: RecurrenceScope, write: WriteEvent) => {
   const row = await locatePost(ctx, 'EVENT', address);
   requireEditable(ctx, row);
   const occurrence = await ctx.prisma.eventOccurrence.findUnique({ where: { eventId: row.id }, include: { series: true } });
@@ -400,7 +401,7 @@ export async function updateSeries(ctx: Context, address: { id?: number | null; 
   }
   await updateAll(ctx, occurrence.seriesId, input, write);
   return row.id;
-}
+});
 
 async function updateAll(ctx: Context, seriesId: number, input: EventInput, write: WriteEvent) {
   const { recurrence, startDate, endDate, slug, ...fields } = input;

@@ -1,4 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { db } from '../telemetry/metrics.ts';
+
+/** Set while a whole write runs in its transaction, which is retried as one (change-log.ts). */
+export const wholeWrite = new AsyncLocalStorage<true>();
+
 /**
  * Prisma's P2034, or a raw statement (P2010) that PostgreSQL aborted as a deadlock (SQLSTATE 40P01)
  * or a serialization failure (40001): the row locks taken by `$executeRaw` report that way.
@@ -17,6 +22,9 @@ function isWriteConflict(error: unknown): boolean {
  * terms.ts), so what is left to retry is rare.
  */
 export function retryOnWriteConflict<T>(write: () => Promise<T>, attempts = 8): Promise<T> {
+  // Inside a whole write's transaction (change-log.ts) the conflict has aborted that transaction:
+  // running the statement again cannot succeed, the whole transaction is run again instead.
+  if (wholeWrite.getStore()) return write();
   // Full jitter, doubling up to 640 ms: writers that crossed once do not meet again at once.
   return retryWhile('write_conflict', write, isWriteConflict, attempts, (attempt) => Math.random() * 10 * 2 ** Math.min(attempt, 6));
 }

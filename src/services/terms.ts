@@ -6,6 +6,7 @@ import { isRecordId } from '../domain/ids.ts';
 import { normalizeSlugLookup, slugify } from '../domain/slug.ts';
 import { searchPhraseFault } from '../domain/search.ts';
 import { linkedEventChanges, publishChange } from './changes.ts';
+import { recorded } from './change-log.ts';
 import { termTable } from '../db/tables.ts';
 import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { retryOnWriteConflict } from './retry.ts';
@@ -277,7 +278,7 @@ function validateTermInput(input: TermInput, creating: boolean) {
   }
 }
 
-export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> {
+export const createTerm = recorded(async (ctx: Context, taxonomy: Taxonomy, input: TermInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validateTermInput(input, true);
   await checkParent(ctx, taxonomy, input.parentId);
@@ -298,7 +299,7 @@ export async function createTerm(ctx: Context, taxonomy: Taxonomy, input: TermIn
   );
   announceCreated(ctx, taxonomy, id);
   return id;
-}
+});
 
 export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: number) {
   const term = await termTable(ctx.prisma, taxonomy).findUnique({ where: { id } });
@@ -308,7 +309,7 @@ export async function getTermOrThrow(ctx: Context, taxonomy: Taxonomy, id: numbe
   return { parentId: null, ...term };
 }
 
-export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> {
+export const updateTerm = recorded(async (ctx: Context, taxonomy: Taxonomy, id: number, input: TermInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const current = await getTermOrThrow(ctx, taxonomy, id);
   validateTermInput(input, false);
@@ -350,7 +351,7 @@ export async function updateTerm(ctx: Context, taxonomy: Taxonomy, id: number, i
   invalidateTree(ctx);
   publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'UPDATED' });
   return id;
-}
+});
 
 /**
  * Locks the events that link a term, ascending, before the term is deleted. An event write locks
@@ -367,7 +368,7 @@ async function lockLinkingEvents(tx: TransactionClient, taxonomy: Taxonomy, id: 
 }
 
 /** Permanent delete (terms have no trash). Children move up to the deleted term's parent. */
-export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
+export const deleteTerm = recorded(async (ctx: Context, taxonomy: Taxonomy, id: number) => {
   const term = await getTermOrThrow(ctx, taxonomy, id);
   requireTermManager(ctx, taxonomy);
   const count = term.publishedCount;
@@ -393,7 +394,7 @@ export async function deleteTerm(ctx: Context, taxonomy: Taxonomy, id: number) {
   invalidateTree(ctx);
   publishChange(ctx, { kind: changeKind(taxonomy), id, action: 'DELETED' }, ...children.map((c) => ({ kind: 'EVENT_CATEGORY' as const, id: c.id, action: 'UPDATED' as const })), ...events);
   return { ...term, parentId: term.parentId ?? 0, count, taxonomy, path };
-}
+});
 
 export interface TermFilter {
   search?: string | null;

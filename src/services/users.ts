@@ -6,8 +6,9 @@ import type { DatabaseClient } from '../db/input-guard.ts';
 import type { Context, Viewer } from './context.ts';
 import { canManageUsers } from '../domain/capabilities.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../domain/errors.ts';
-import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
+import { lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { requireViewer } from './authz.ts';
+import { recordChanges } from './change-log.ts';
 import { publishChange, type ChangeAction } from './changes.ts';
 
 /** Account writes publish on the change bus like calendar writes: caches of every process follow. */
@@ -220,9 +221,10 @@ export async function createUser(ctx: Context, input: UserInput): Promise<number
   if (clash) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login', clash.id, 'User');
   const passwordHash = await hashPassword(input.password!);
   try {
-    const user = await inTransaction(ctx.prisma, async (tx) => {
-      await assertEmailFree(tx, input.email);
-      return tx.user.create({
+    // The row and its change-log row in one transaction (change-log.ts); the hash is made before it.
+    const user = await recordChanges(ctx, async (ctx) => {
+      await assertEmailFree(ctx.prisma, input.email);
+      const created = await ctx.prisma.user.create({
         data: {
           login: input.login!,
           role: input.role ?? 'SUBSCRIBER',
@@ -232,8 +234,9 @@ export async function createUser(ctx: Context, input: UserInput): Promise<number
         },
         select: { id: true },
       });
+      userChanged(ctx, created.id, 'CREATED');
+      return created;
     });
-    userChanged(ctx, user.id, 'CREATED');
     return user.id;
   } catch (e) {
     if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
@@ -259,10 +262,10 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
   }
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   try {
-    await inTransaction(ctx.prisma, async (tx) => {
-      if (roleChange) await assertNotLastAdmin(tx, user);
-      await assertEmailFree(tx, input.email, id);
-      await tx.user.update({
+    await recordChanges(ctx, async (ctx) => {
+      if (roleChange) await assertNotLastAdmin(ctx.prisma, user);
+      await assertEmailFree(ctx.prisma, input.email, id);
+      await ctx.prisma.user.update({
         where: { id },
         data: {
           login: loginChange ? input.login! : undefined,
@@ -272,12 +275,12 @@ export async function updateUser(ctx: Context, id: number, input: UserInput): Pr
           passwordHash,
         },
       });
+      userChanged(ctx, id, 'UPDATED');
     });
   } catch (e) {
     if (isUniqueViolation(e)) throw new ConflictError('A user with that login exists.', 'LOGIN_EXISTS', 'login');
     throw e;
   }
-  userChanged(ctx, id, 'UPDATED');
   return id;
 }
 
@@ -287,15 +290,15 @@ export async function deleteUser(ctx: Context, id: number): Promise<{ id: number
   if (viewer.id === id) throw new ForbiddenError('You cannot delete your own account.', 'SELF_DELETE');
   const user = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, login: true, role: true } });
   if (!user) throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
-  await inTransaction(ctx.prisma, async (tx) => {
-    await assertNotLastAdmin(tx, user);
-    await tx.user.delete({ where: { id } });
+  await recordChanges(ctx, async (ctx) => {
+    await assertNotLastAdmin(ctx.prisma, user);
+    await ctx.prisma.user.delete({ where: { id } });
+    userChanged(ctx, id, 'DELETED');
   }).catch((e: unknown) => {
     // Deleted meanwhile by another request: answered as a missing user is.
     if ((e as { code?: string }).code === 'P2025') throw new NotFoundError(`No user has the ID ${id}.`, 'NOT_FOUND', 'id');
     throw e;
   });
-  userChanged(ctx, id, 'DELETED');
   return { id: user.id, login: user.login };
 }
 
@@ -372,11 +375,12 @@ export async function createApplicationPassword(ctx: Context, name: string, user
   const clash = await ctx.prisma.applicationPassword.findFirst({ where: { userId: owner, name: trimmed }, select: { id: true } });
   if (clash) throw new ConflictError('An application password with that name exists.', 'NAME_EXISTS', 'name', clash.id);
   const password = generateApplicationPassword();
-  const record = await ctx.prisma.applicationPassword.create({
-    data: { userId: owner, name: trimmed, hash: await hash(password.replace(/\s+/g, '')) },
-    select: applicationPasswordSelect,
+  const passwordHash = await hash(password.replace(/\s+/g, ''));
+  const record = await recordChanges(ctx, async (ctx) => {
+    const created = await ctx.prisma.applicationPassword.create({ data: { userId: owner, name: trimmed, hash: passwordHash }, select: applicationPasswordSelect });
+    userChanged(ctx, owner, 'UPDATED');
+    return created;
   });
-  userChanged(ctx, owner, 'UPDATED');
   return { ...record, password };
 }
 
@@ -388,9 +392,11 @@ export async function revokeApplicationPassword(ctx: Context, uuid: string): Pro
   const record = await ctx.prisma.applicationPassword.findUnique({ where: { uuid: uuid.toLowerCase() }, select: { id: true, ...applicationPasswordSelect } });
   if (!record) throw notFound();
   if (record.userId !== ctx.viewer!.id) requireAdmin(ctx);
-  const deleted = await ctx.prisma.applicationPassword.deleteMany({ where: { id: record.id } });
-  if (deleted.count === 0) throw notFound();
-  userChanged(ctx, record.userId, 'UPDATED');
+  await recordChanges(ctx, async (ctx) => {
+    const deleted = await ctx.prisma.applicationPassword.deleteMany({ where: { id: record.id } });
+    if (deleted.count === 0) throw notFound();
+    userChanged(ctx, record.userId, 'UPDATED');
+  });
   const { id: _id, ...summary } = record;
   return summary;
 }

@@ -6,8 +6,11 @@
  * runs a mixed load through Varnish (anonymous readers over many URLs, REST and GraphQL writers
  * signed in, a subscriber on each instance and one through Varnish); and meanwhile, one at a time:
  * SIGKILLs an instance and restarts it, SIGKILLs Redis and restarts it, SIGKILLs Varnish and
- * restarts it, restarts PostgreSQL, and drains an instance (SIGTERM) and restarts it. After each
- * fault the writers pause, and what the edge serves is compared with the database.
+ * restarts it, restarts PostgreSQL, drains an instance (SIGTERM) and restarts it, and takes the
+ * webhook receiver down for 30 s. After each fault the writers pause, and what the edge serves is
+ * compared with the database. A webhook receiver (an endpoint registered by the administrator)
+ * verifies every delivery's signature with the `standardwebhooks` package and counts each change
+ * once by its `webhook-id`; at the end every acknowledged write must have reached it.
  *
  * It prints, per fault: errors seen by readers and writers, how long until the service answered
  * normally again, acknowledged writes missing afterwards, stale reads at the edge after recovery,
@@ -32,6 +35,7 @@ import { hotTitle, hotVersions, Load, STALE_AFTER_MS, type Hot, type Request } f
 import { HOT_QUERY, NS, restEvent } from './topology/operations.ts';
 import { postgresMissing, startPostgres, type PostgresServer } from './topology/postgres.ts';
 import { sseSubscriber, wsSubscriber, type Subscriber } from './topology/subscribers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './topology/webhooks.ts';
 import { freePort } from '../helpers/process.ts';
 import { killRedis, redisServerMissing, startRedis } from '../helpers/redis-server.ts';
 import { startVarnish, varnishMissing, type Varnish } from '../helpers/varnish.ts';
@@ -81,6 +85,7 @@ interface Cluster {
   ports: number[];
   env: Record<string, string>;
   seed: Awaited<ReturnType<typeof seedUrl>>;
+  webhooks: WebhookReceiver;
 }
 
 /** The variables of deploy/systemd/cal-events.env (KEY=value lines). */
@@ -97,7 +102,7 @@ async function startCluster(): Promise<Cluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-topology-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when this runs as root
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const [pgPort, redisPort, varnishPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), ...Array.from({ length: INSTANCES }, freePort)]);
+  const [pgPort, redisPort, varnishPort, hookPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort(), ...Array.from({ length: INSTANCES }, freePort)]);
   const postgres = await startPostgres(path.join(dir, 'pg'), pgPort!);
   cleanups.push(() => postgres.stop());
   log(`PostgreSQL of its own on port ${pgPort} (${path.join(dir, 'pg')})`);
@@ -105,6 +110,8 @@ async function startCluster(): Promise<Cluster> {
   cluster.redis = await startRedis(redisPort!);
   cleanups.push(() => killRedis(cluster.redis!));
   log(`Redis of its own on port ${redisPort}`);
+  cluster.webhooks = await startWebhookReceiver(hookPort!);
+  cleanups.push(() => cluster.webhooks!.close());
   cluster.seed = await seedUrl(postgres.url, undefined, { events: SEED_EVENTS, progress: false });
   const edge = `http://127.0.0.1:${varnishPort}`;
   // What each instance needs: the shipped deploy/systemd/cal-events.env, with this machine's addresses.
@@ -118,6 +125,11 @@ async function startCluster(): Promise<Cluster> {
     CAL_ADMIN_LOGIN: ADMIN.login,
     CAL_ADMIN_PASSWORD: ADMIN.password,
     CAL_LOG_LEVEL: 'warn',
+    // The receiver is on loopback; retries every 1 s doubling up to 5 s, so a receiver back after
+    // 30 s gets its backlog within seconds (the default schedule goes on to hours).
+    CAL_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    CAL_WEBHOOK_RETRY_BASE_MS: '1000',
+    CAL_WEBHOOK_RETRY_MAX_MS: '5000',
   };
   cluster.instances = await Promise.all(Array.from({ length: INSTANCES }, (_, i) => startInstance(cluster as Cluster, i)));
   cleanups.push(() => Promise.all(cluster.instances!.map((c) => c.kill())));
@@ -137,6 +149,8 @@ interface Fault {
 }
 
 const KILLED = 1;
+/** As long in --short: the point is a receiver away for longer than a retry or two. */
+const RECEIVER_DOWN_S = 30;
 const DRAINED = 2;
 const FAULTS: Fault[] = [
   {
@@ -174,6 +188,14 @@ const FAULTS: Fault[] = [
     async run(c) {
       await c.instances[DRAINED]!.stop();
       c.instances[DRAINED] = await startInstance(c, DRAINED);
+    },
+  },
+  {
+    name: `webhook receiver down ${RECEIVER_DOWN_S} s`,
+    async run(c) {
+      await c.webhooks.down();
+      await sleep(RECEIVER_DOWN_S * 1000);
+      await c.webhooks.up();
     },
   },
 ];
@@ -270,7 +292,7 @@ async function sweep(c: Cluster, load: Load, hot: Hot[], readUrls: string[], cre
 interface Delivery {
   /** Changes a connected subscriber should have received and did not. */
   missed: number;
-  /** Changes written while a subscriber was disconnected (no replay: lost to it by design). */
+  /** Changes written while a subscriber was disconnected that it never got (it resumes after its last cursor: should be none). */
   whileAway: number;
   drops: number;
   reconnected: number;
@@ -324,10 +346,67 @@ function delivery(subs: Subscriber[], writes: AckedWrite[], from: number, to: nu
   return d;
 }
 
+/* ------------------------------------------------------------------------------ webhooks */
+
+/**
+ * Waits (60 s at most) until every acknowledged write of the run has reached the webhook receiver,
+ * then counts per phase the writes no verified delivery showed; the wait, or null when it ran out.
+ */
+async function webhooksDelivered(receiver: WebhookReceiver, load: Load, hot: Hot[], rows: Row[]): Promise<number | null> {
+  const started = performance.now();
+  const count = () => {
+    let missing = 0;
+    for (const r of rows) {
+      const writes = ackedWrites(load, hot, r.from, r.to);
+      r.webhookWrites = writes.length;
+      r.webhooksMissed = writes.filter((w) => !receiver.received.some((d) => d.at >= w.start && d.title !== null && w.shows(d.title))).length;
+      missing += r.webhooksMissed;
+    }
+    return missing;
+  };
+  while (count() > 0) {
+    if (performance.now() - started > 60_000) return null;
+    await sleep(500);
+  }
+  return performance.now() - started;
+}
+
+/** The webhook attempts the instances recorded, and how many got no 2xx. */
+async function countAttempts(url: string): Promise<{ total: number; failed: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ total: string; failed: string }>(
+      'SELECT count(*) AS total, count(*) FILTER (WHERE "statusCode" IS NULL OR "statusCode" NOT BETWEEN 200 AND 299) AS failed FROM "WebhookAttempt"',
+    );
+    return { total: Number(rows[0]!.total), failed: Number(rows[0]!.failed) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** From a write's answer to the first verified delivery showing it (ms), over the phases given. */
+function webhookLatencies(receiver: WebhookReceiver, load: Load, hot: Hot[], rows: Row[]): number[] {
+  const latencies: number[] = [];
+  for (const r of rows) {
+    for (const w of ackedWrites(load, hot, r.from, r.to)) {
+      const first = receiver.received.find((d) => d.at >= w.start && d.title !== null && w.shows(d.title));
+      if (first) latencies.push(Math.max(0, first.at - w.at));
+    }
+  }
+  return latencies.sort((x, y) => x - y);
+}
+
 /* ------------------------------------------------------------------------------ phases */
 
 interface Row {
   fault: string;
+  /** The phase's window (performance.now()). */
+  from: number;
+  to: number;
+  /** Acknowledged writes of the phase that no verified webhook delivery showed by the end of the run. */
+  webhooksMissed: number;
+  webhookWrites: number;
   reads: Request[];
   writes: Request[];
   /** From the fault to the end of the last failed request; null: still failing at the end. */
@@ -372,6 +451,10 @@ async function phase(name: string, c: Cluster, load: Load, hot: Hot[], subs: Sub
   const lost = lostWrites(load, hot, truth);
   const row: Row = {
     fault: name,
+    from,
+    to,
+    webhooksMissed: 0,
+    webhookWrites: 0,
     reads,
     writes,
     recoveredMs,
@@ -398,7 +481,7 @@ function errorSummary(requests: Request[]): string {
 }
 
 function report(rows: Row[]): string {
-  const header = ['fault', 'read errors', 'write errors', 'piece back after', 'normal again after', 'lost acked writes', 'stale after recovery', 'sub events missed', 'subscribers reconnected'];
+  const header = ['fault', 'read errors', 'write errors', 'piece back after', 'normal again after', 'lost acked writes', 'stale after recovery', 'sub events missed', 'subscribers reconnected', 'webhooks missed'];
   const lines = rows.map((r) => {
     const d = r.delivery;
     const drops = d.drops === 0 ? 'none dropped' : `${d.reconnected}/${d.drops} drops, ≤ ${seconds(d.longestAwayMs)}`;
@@ -413,6 +496,7 @@ function report(rows: Row[]): string {
       String(r.staleAfter.length),
       `${d.missed} connected, ${d.whileAway} while away`,
       reconnect,
+      `${r.webhooksMissed} of ${r.webhookWrites}`,
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
@@ -477,6 +561,19 @@ async function main(): Promise<number> {
     wsSubscriber('edge (WebSocket through Varnish)', edge),
   ];
   cleanups.push(() => subs.forEach((s) => s.close()));
+  // The webhook endpoint, registered as an administrator would (GraphQL), before any write.
+  const added = await fetch(`${edge}/graphql`, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: 'mutation ($url: String!) { addWebhookEndpoint(input: { url: $url, types: [EVENT] }) { ... on AddWebhookEndpointSuccess { webhookEndpoint { secret } } ... on Error { message } } }',
+      variables: { url: c.webhooks.url },
+    }),
+  });
+  const hook = ((await added.json()) as { data?: { addWebhookEndpoint: { webhookEndpoint?: { secret: string }; message?: string } } }).data?.addWebhookEndpoint;
+  if (!hook?.webhookEndpoint) throw new Error(`registering the webhook endpoint: ${hook?.message ?? added.status}`);
+  c.webhooks.setSecret(hook.webhookEndpoint.secret);
+  log(`webhook receiver on ${c.webhooks.url}`);
   const load = new Load({ edge, auth: AUTH, hot, readUrls, readers: 4, readThinkMs: 40, restWriters: 2, writeThinkMs: 600 });
   cleanups.push(() => load.stop());
   await sleep(1_000); // subscribers connected
@@ -486,6 +583,12 @@ async function main(): Promise<number> {
   const rows: Row[] = [await phase('none (baseline)', c, load, hot, subs, readUrls)];
   for (const fault of FAULTS) rows.push(await phase(fault.name, c, load, hot, subs, readUrls, fault));
   await load.stop();
+  const drained = await webhooksDelivered(c.webhooks, load, hot, rows);
+  log(`webhooks: every acknowledged write delivered ${drained === null ? 'NOT within 60 s' : `${seconds(drained)} after the load stopped`}`);
+  const attempts = await countAttempts(c.postgres.url);
+  // Latency where the receiver was up all along (not the phase it was down in).
+  const latencies = webhookLatencies(c.webhooks, load, hot, rows.filter((r) => !r.fault.startsWith('webhook receiver')));
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
 
   const reads = load.reads.length;
   const writes = load.writes.length;
@@ -494,19 +597,23 @@ async function main(): Promise<number> {
   console.log(`\npiece back after: from the fault until the piece answered again (a killed one is started again after ${TIMES.downS} s down).`);
   console.log('normal again after: from the fault to the end of the last failed request through the edge.');
   console.log(`stale after recovery: reads at the edge that showed a hot event older than a version acknowledged ${STALE_AFTER_MS} ms before they started, after the service answered normally again, plus the sweep with the writers paused (edge vs database vs instance).`);
-  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected (no replay).`);
+  console.log(`webhook attempts: ${attempts.failed} failed (receiver down or refusing) of ${attempts.total}, every one retried until delivered.`);
+  console.log(`webhook latency, from a write's answer to its verified delivery (receiver up): p50 ${pct(50).toFixed(0)} ms, p99 ${pct(99).toFixed(0)} ms over ${latencies.length} writes.`);
+  console.log(`webhooks missed: acknowledged writes of the phase that no delivery (signature verified, counted once by webhook-id) showed by the end of the run; ${c.webhooks.received.length} changes received, ${c.webhooks.repeats} repeated deliveries, ${c.webhooks.unverified} failing verification.`);
+  console.log(`sub events missed: acknowledged changes a subscriber connected from the write to ${DELIVERY_MS} ms after its answer never got, and changes written while it was disconnected that it never got after resuming from its last cursor.`);
   const during = rows.reduce((n, r) => n + r.staleDuring, 0);
   if (during) console.log(`stale reads during faults, before recovery: ${during}`);
   for (const r of rows) for (const line of [...r.lost.map((l) => `LOST ${l}`), ...r.staleAfter.map((s) => `STALE ${s}`)]) console.log(`${r.fault}: ${line}`);
   for (const r of rows) for (const e of r.delivery.ended) console.log(`${r.fault}: subscription ENDED ${e}`);
 
-  const failed = rows.filter((r) => r.lost.length || r.staleAfter.length || r.recoveredMs === null || r.delivery.ended.length);
+  const failed = rows.filter((r) => r.lost.length || r.staleAfter.length || r.recoveredMs === null || r.delivery.ended.length || r.webhooksMissed);
+  if (c.webhooks.unverified) failed.push({ fault: `${c.webhooks.unverified} webhook deliveries failing verification` } as Row);
   if (failed.length) {
     console.log(`\nFAILED: ${failed.map((r) => r.fault).join(', ')}`);
     for (const [i, inst] of c.instances.entries()) console.log(`--- instance ${i + 1}, last output:\n${inst.output().split('\n').slice(-20).join('\n')}`);
     return 1;
   }
-  console.log('\nok: no acknowledged write lost, no stale read at the edge after recovery, every fault recovered from, no subscription ended by the server');
+  console.log('\nok: no acknowledged write lost, no stale read at the edge after recovery, every fault recovered from, no subscription ended by the server, every webhook delivered and verified');
   return 0;
 }
 

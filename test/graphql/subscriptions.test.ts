@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { countingChangeBus } from '../helpers/changes.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { subscribeSse, type SseSubscription } from '../helpers/sse.ts';
+import { pruneChanges } from '../../src/services/change-log.ts';
 
 // Live changes over GraphQL-over-SSE on one server (in-process bus): every write, whichever API
 // made it, reaches the subscribers who may read the record, judged with each subscriber's context.
@@ -51,6 +52,8 @@ describe('subscription eventChanged', () => {
     console.log(`in-process delivery: REST write answered in ${(answered - started).toFixed(1)} ms; SSE payload ${(at - answered).toFixed(1)} ms after the answer`);
     expect(first).toEqual({
       data: { eventChanged: change('CREATED', published.body.id, { title: 'Open Rehearsal', status: 'PUBLISH', categories: [{ name: 'Jazz' }] }) },
+      // Every event carries its change's cursor (resume after it), selected or not.
+      extensions: { cursor: expect.any(String) },
     });
     expect((await admin.next()).data.eventChanged).toMatchObject({ action: 'CREATED', eventId: gid('Event', published.body.id) });
 
@@ -78,7 +81,7 @@ describe('subscription eventChanged', () => {
     const admin = await sub(`subscription { eventChanged(filter: { ids: ["${gid('Event', id)}"] }) { action eventId deletedId event { title } } }`, 'admin');
 
     await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'draft' } });
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
+    expect((await anonymous.next()).data).toEqual({ eventChanged: change('DELETED', id, null) });
     expect((await admin.next()).data.eventChanged).toEqual(change('UPDATED', id, { title: 'Fleeting' }));
 
     await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { status: 'publish' } });
@@ -86,8 +89,8 @@ describe('subscription eventChanged', () => {
     await admin.next();
 
     expect((await server.api(`/events/${id}`, { method: 'DELETE', as: 'admin' })).status).toBe(200);
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
-    expect(await admin.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
+    expect((await anonymous.next()).data).toEqual({ eventChanged: change('DELETED', id, null) });
+    expect((await admin.next()).data).toEqual({ eventChanged: change('DELETED', id, null) });
 
     const restored = await server.graphql(`mutation { restoreEvent(id: ${id}) { ... on RestoreEventSuccess { event { status } } } }`);
     expect(restored.errors).toBeUndefined();
@@ -99,7 +102,7 @@ describe('subscription eventChanged', () => {
     await anonymous.next();
     const purged = await server.graphql(`mutation { purgeEvent(id: ${id}) { ... on PurgeEventSuccess { deletedId } } }`);
     expect(purged.errors).toBeUndefined();
-    expect(await admin.next()).toEqual({ data: { eventChanged: change('DELETED', id, null) } });
+    expect((await admin.next()).data).toEqual({ eventChanged: change('DELETED', id, null) });
     // The trashed event was not readable anonymously any more: its purge is not news to them.
     await expect(anonymous.next(300)).rejects.toThrow(/no subscription payload/);
   });
@@ -175,5 +178,67 @@ describe('subscriptions of linked records and terms', () => {
       venue: { name: 'Blue Hall (upstairs)' },
       venueEdge: null,
     });
+  });
+});
+
+describe('resuming a subscription', () => {
+  const subAfter = async (headers: Record<string, string>, after?: string) => {
+    const query = `subscription { eventChanged${after ? `(after: "${after}")` : ''} { cursor action event { title } } }`;
+    const s = await subscribeSse(server.base, query, headers);
+    open.push(s);
+    return s;
+  };
+  const titleOf = (p: any) => p.data.eventChanged.event?.title;
+
+  it('resumes after Last-Event-ID (an EventSource reconnecting) and after `after`, with nothing missed or repeated', async () => {
+    const first = await subAfter({});
+    await server.api('/events', event('One'));
+    const one = await first.next();
+    expect(titleOf(one)).toBe('One');
+    // The event's id is its change's cursor, as the payload's `cursor` and `extensions.cursor` say.
+    expect(first.received[0]!.id).toBe(one.data.eventChanged.cursor);
+    expect(one.extensions.cursor).toBe(one.data.eventChanged.cursor);
+    first.close();
+
+    // Written while the subscriber is away.
+    await server.api('/events', event('Two'));
+    await server.api('/events', event('Three'));
+
+    const resumed = await subAfter({ 'last-event-id': first.received[0]!.id! });
+    const viaArg = await subAfter({}, one.data.eventChanged.cursor);
+    const live = await subAfter({});
+    expect(titleOf(await resumed.next())).toBe('Two');
+    expect(titleOf(await resumed.next())).toBe('Three');
+    expect([titleOf(await viaArg.next()), titleOf(await viaArg.next())]).toEqual(['Two', 'Three']);
+    // Then live, past the seam: the next write once, to every one of them.
+    await server.api('/events', event('Four'));
+    expect(titleOf(await resumed.next())).toBe('Four');
+    expect(titleOf(await viaArg.next())).toBe('Four');
+    expect(titleOf(await live.next())).toBe('Four');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(resumed.received.map((r) => titleOf(r.data))).toEqual(['Two', 'Three', 'Four']);
+    expect(live.received.map((r) => titleOf(r.data))).toEqual(['Four']);
+    // Each cursor follows the one before it: resuming after the last gives nothing more.
+    const after = await subAfter({}, resumed.received[2]!.id);
+    await expect(after.next(1_500)).rejects.toThrow('no subscription payload');
+  });
+
+  it('refuses a cursor older than the log keeps (CURSOR_EXPIRED) and one that is not a cursor', async () => {
+    const s = await subAfter({});
+    await server.api('/events', event('Old'));
+    const old = (await s.next()).data.eventChanged.cursor as string;
+    await server.api('/events', event('Newer'));
+    await s.next();
+    await server.db.prisma.$executeRaw`UPDATE "ChangeLog" SET "committedAt" = now() - interval '40 days'`;
+    expect(await pruneChanges(server.db.prisma, 30)).toBe(2);
+    // Answered 400 (an EventSource does not retry it), with the coded error as the stream's one event.
+    const refusal = async (headers: Record<string, string>, after?: string) => {
+      const query = `subscription { eventChanged${after ? `(after: "${after}")` : ''} { cursor } }`;
+      const res = await fetch(`${server.base}/graphql?query=${encodeURIComponent(query)}`, { headers: { accept: 'text/event-stream', ...headers } });
+      const body = await res.text();
+      return { status: res.status, extensions: JSON.parse(/^data: (.+)$/m.exec(body)![1]!).errors[0].extensions };
+    };
+    expect(await refusal({}, old)).toEqual({ status: 400, extensions: expect.objectContaining({ code: 'CURSOR_EXPIRED', field: 'after' }) });
+    expect(await refusal({ 'last-event-id': 'nonsense' })).toEqual({ status: 400, extensions: expect.objectContaining({ code: 'INVALID_CURSOR', field: 'Last-Event-ID' }) });
   });
 });

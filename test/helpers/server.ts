@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
 import { resetThrottle } from '../../src/services/throttle.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import type { WebhookDispatcher } from '../../src/services/webhook-delivery.ts';
 
 export type TestRole = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 const ROLE: Record<Exclude<TestRole, 'admin'>, 'EDITOR' | 'AUTHOR' | 'CONTRIBUTOR' | 'SUBSCRIBER'> = {
@@ -49,6 +50,8 @@ export interface TestServer {
   config: Config;
   /** The app's byte cache (src/server/cache/byte-cache.ts): its counts (0 when off), and `clear` after a write behind the services' back. */
   cache: { readonly hits: number; readonly misses: number; clear(): void };
+  /** The webhook dispatcher of the app (not started: tests run its passes, or start it). */
+  webhooks: WebhookDispatcher;
   /** User IDs by role. */
   users: Record<TestRole, number>;
   /** `fetch` wrapper: path relative to the server (`/wp-json/...`), optional Basic auth by role. */
@@ -112,7 +115,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
-  const { app, bytes, freshness, websockets } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
+  const { app, bytes, freshness, websockets, webhooks } = buildApp({ config, db, logger, now: fixed ? () => new Date(fixed) : undefined, changes: opts.changes });
   const users = {} as Record<TestRole, number>;
 
   async function createUsers() {
@@ -133,6 +136,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   });
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
+  webhooks.setOrigin(base);
 
   const authHeader = (role: TestRole) => {
     const login = role === 'admin' ? ADMIN_LOGIN : role;
@@ -177,6 +181,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       clear: () => freshness?.clear(),
     },
     users,
+    webhooks,
     request,
     api,
     async create(path, body, as = 'admin') {
@@ -198,6 +203,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       await createUsers();
     },
     async close() {
+      await webhooks.stop();
       await websockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

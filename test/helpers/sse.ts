@@ -3,8 +3,8 @@
  * `Accept: text/event-stream`, as a browser's EventSource would, and collects the `next` payloads.
  */
 export interface SseSubscription {
-  /** Payloads received so far, with the time each arrived (performance.now()). */
-  received: { data: any; at: number }[];
+  /** Payloads received so far, with the time each arrived (performance.now()) and the event's `id:` line, if any. */
+  received: { data: any; at: number; id?: string }[];
   /** Resolves with the next payload not yet taken, or rejects after `timeoutMs`. */
   next(timeoutMs?: number): Promise<any>;
   close(): void;
@@ -17,7 +17,7 @@ export async function subscribeSse(base: string, query: string, headers: Record<
   if (res.status !== 200 || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
     throw new Error(`subscription answered ${res.status} ${res.headers.get('content-type')}: ${await res.text()}`);
   }
-  const received: { data: any; at: number }[] = [];
+  const received: { data: any; at: number; id?: string }[] = [];
   let taken = 0;
   let wake: (() => void) | undefined;
   let opened!: () => void;
@@ -36,7 +36,8 @@ export async function subscribeSse(base: string, query: string, headers: Record<
           const lines = block.split('\n');
           if (lines[0] !== 'event: next') continue;
           const data = lines.find((l) => l.startsWith('data: '))!.slice(6);
-          received.push({ data: JSON.parse(data), at: performance.now() });
+          const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
+          received.push({ data: JSON.parse(data), at: performance.now(), ...(id ? { id } : {}) });
           wake?.();
         }
       }

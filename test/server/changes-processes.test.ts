@@ -50,7 +50,7 @@ async function writeOnOneReceiveOnOther(env: Record<string, string>, label: stri
         const answered = performance.now();
         const body = (await res.json()) as { id: number };
         expect(res.status).toBe(201);
-        expect(await anonymous.next(1_000)).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: Buffer.from(`Event:${body.id}`).toString('base64'), event: { title: `Across ${i}` } } } });
+        expect((await anonymous.next(1_000)).data).toEqual({ eventChanged: { action: 'CREATED', eventId: Buffer.from(`Event:${body.id}`).toString('base64'), event: { title: `Across ${i}` } } });
         latencies.push(anonymous.received[i].at - answered);
         await admin.next(1_000);
       }

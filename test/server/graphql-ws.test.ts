@@ -65,13 +65,30 @@ describe('GraphQL over WebSocket', () => {
     const published = await server.api('/events', event('Open Rehearsal'));
     expect(published.status).toBe(201);
 
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(draft.body.id), event: { title: 'Secret Draft', status: 'DRAFT' } } } });
-    expect(await admin.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
+    expect((await admin.next()).data).toEqual({ eventChanged: { action: 'CREATED', eventId: gid(draft.body.id), event: { title: 'Secret Draft', status: 'DRAFT' } } });
+    expect((await admin.next()).data).toEqual({ eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } });
     // Changes arrive in order: the anonymous subscriber's first payload is the published event, never the draft.
-    expect(await anonymous.next()).toEqual({ data: { eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } } });
+    expect((await anonymous.next()).data).toEqual({ eventChanged: { action: 'CREATED', eventId: gid(published.body.id), event: { title: 'Open Rehearsal', status: 'PUBLISH' } } });
     // An author may not read the administrator's draft either.
     expect((await author.next()).data.eventChanged.eventId).toBe(gid(published.body.id));
     expect(JSON.stringify([anonymous.received, author.received])).not.toContain('Secret Draft');
+  });
+
+  it('resumes a subscription given the last cursor: the changes written meanwhile, then live', async () => {
+    const RESUMABLE = 'subscription($after: String) { eventChanged(after: $after) { cursor event { title } } }';
+    const first = subscribe(client(), RESUMABLE);
+    await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
+    await server.api('/events', event('Before'));
+    const before = (await first.next()).data.eventChanged;
+    first.close();
+    await expect.poll(subscribers, { timeout: 5_000 }).toBe(0);
+    // Written while the client is away (reconnecting).
+    await server.api('/events', event('Meanwhile'));
+    const again = subscribe(client(), RESUMABLE, { after: before.cursor });
+    expect((await again.next()).data.eventChanged.event.title).toBe('Meanwhile');
+    await server.api('/events', event('Live'));
+    expect((await again.next()).data.eventChanged.event.title).toBe('Live');
+    expect(again.received.map((r: any) => r.data.eventChanged.event.title)).toEqual(['Meanwhile', 'Live']);
   });
 
   it('runs queries and mutations with the connection’s caller', async () => {

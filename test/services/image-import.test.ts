@@ -9,10 +9,10 @@ import {
   DEFAULT_IMAGE_IMPORT,
   importImageFromUrl,
   inspectImage,
-  isForbiddenAddress,
   sniffImageType,
   type ImageImportOptions,
 } from '../../src/services/image-import.ts';
+import { isForbiddenAddress } from '../../src/services/outbound-url.ts';
 import { resolveImageRef } from '../../src/services/images.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 

@@ -148,3 +148,35 @@ export type EventListState = Prisma.EventListStateModel
  * 
  */
 export type TransferMapping = Prisma.TransferMappingModel
+/**
+ * Model ChangeLog
+ * The change log (src/services/change-log.ts): one row per change a committed write made (the
+ * record's own and the linked ones), inserted in the write's own transaction, so a change exists
+ * exactly when its write does. Subscriptions, the `changes` connection and webhooks read it in
+ * (txid, seq) order, and only below the visibility horizon (every transaction with a smaller ID
+ * has ended): a transaction that took its number earlier but commits later is never passed over.
+ */
+export type ChangeLog = Prisma.ChangeLogModel
+/**
+ * Model ChangeLogPruned
+ * The newest change pruned from the log (one row, id 1): a cursor before it is expired.
+ */
+export type ChangeLogPruned = Prisma.ChangeLogPrunedModel
+/**
+ * Model WebhookEndpoint
+ * A webhook endpoint (administrators register them): the changes of the change log it wants,
+ * signed per the Standard Webhooks specification with its own secret, delivered at least once and
+ * in order per record (src/services/webhooks.ts).
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One change for one endpoint: the queue of the delivery worker, kept in the database so that it
+ * survives restarts and is shared by every instance (claimed with a lease, rows locked with SKIP LOCKED).
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model WebhookAttempt
+ * One HTTP attempt of a delivery: when, what the receiver answered (or why no answer came).
+ */
+export type WebhookAttempt = Prisma.WebhookAttemptModel

@@ -3,6 +3,7 @@ import { createContext, type AppState, type SiteSettings } from '../../services/
 import { SurrogateKeys } from '../../domain/surrogate-keys.ts';
 import type { ChangeBus } from '../../services/changes.ts';
 import type { ImageImportOptions } from '../../services/image-import.ts';
+import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import type { Database } from '../../db/database.ts';
 import { authenticate } from '../auth.ts';
 
@@ -13,7 +14,7 @@ import { authenticate } from '../auth.ts';
  */
 export function useAuthentication(
   db: Database,
-  context: { settings: SiteSettings; now?: () => Date; changes: ChangeBus; imageImport: ImageImportOptions },
+  context: { settings: SiteSettings; now?: () => Date; changes: ChangeBus; imageImport: ImageImportOptions; webhookUrls?: OutboundPolicy },
 ): Middleware<AppState> {
   return async function authentication(ctx, next) {
     const auth = await authenticate(db.prisma, { header: ctx.get('authorization') || undefined, ip: ctx.ip });
@@ -25,6 +26,7 @@ export function useAuthentication(
       now: context.now?.(),
       changes: context.changes,
       imageImport: context.imageImport,
+      webhookUrls: context.webhookUrls,
       surrogateKeys: new SurrogateKeys(),
     });
     await next();

@@ -5,8 +5,16 @@
 
 export const NS = '/wp-json/cal/events/v1';
 
-/** Every change of an event, with its title (the load's records are told apart by title). */
-export const SUBSCRIPTION = 'subscription TopologyChanges { eventChanged { action event { title } } }';
+/**
+ * Every change of an event, with its title (the load's records are told apart by title), after the
+ * cursor the subscriber got last (null: from now on).
+ */
+export const SUBSCRIPTION = 'subscription TopologyChanges($after: String) { eventChanged(after: $after) { cursor action event { title } } }';
+
+/** The cursor a change payload carries (where a subscriber resumes). */
+export function changeCursor(payload: unknown): string | null {
+  return (payload as { data?: { eventChanged?: { cursor?: string } | null } } | null)?.data?.eventChanged?.cursor ?? null;
+}
 
 /** The title a change payload carries; null when it carries none (a deletion) or is no change. */
 export function changedTitle(payload: unknown): string | null {

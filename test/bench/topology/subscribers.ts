@@ -1,14 +1,16 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { changedTitle, SUBSCRIPTION } from './operations.ts';
+import { changeCursor, changedTitle, SUBSCRIPTION } from './operations.ts';
 
 /**
  * A live subscriber of the topology load, as a frontend runs one: graphql-sse or graphql-ws with
- * their own reconnection (retrying for ever, every 500 ms). A subscription the server ends (an
- * error, or completed) is not resumed by such clients: it is recorded as ended, then subscribed
- * again so that the later faults are still measured. It records when it was connected and every
- * title it received.
+ * their own reconnection (retrying for ever, every 500 ms), resuming after the last change's
+ * cursor: over SSE the reconnection sends it as `Last-Event-ID` (as an EventSource does), over
+ * WebSocket the subscription is made again with `after` once the socket is lost. A subscription the
+ * server ends (an error, or completed) is recorded as ended, then subscribed again (from the last
+ * cursor too) so that the later faults are still measured. It records when it was connected and
+ * every title it received.
  */
 export interface Subscriber {
   name: string;
@@ -34,19 +36,21 @@ function recorder(name: string) {
     const last = sub.spans.at(-1);
     if (last && last.to === null) last.to = performance.now();
   };
+  let cursor: string | null = null;
   const next = (payload: unknown) => {
+    cursor = changeCursor(payload) ?? cursor;
     const title = changedTitle(payload);
     if (title) sub.received.push({ title, at: performance.now() });
   };
   const end = (reason: string) => sub.ended.push({ at: performance.now(), reason });
-  return { sub, open, lost, next, end };
+  return { sub, open, lost, next, end, cursor: () => cursor };
 }
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : JSON.stringify(err));
 
 /** What the two client libraries have in common. */
 interface SubscribingClient {
-  subscribe(request: { query: string }, sink: { next(value: unknown): void; error(error: unknown): void; complete(): void }): () => void;
+  subscribe(request: { query: string; variables?: Record<string, unknown> }, sink: { next(value: unknown): void; error(error: unknown): void; complete(): void }): () => void;
   dispose(): unknown;
 }
 
@@ -55,13 +59,46 @@ interface SubscribingClient {
  * the server ends the subscription. `streamPerSubscription`: the subscription is its connection
  * (SSE's distinct connections), so its end is a disconnection too.
  */
-function keepSubscribed(name: string, streamPerSubscription: boolean, connect: (on: { open(): void; lost(): void }) => SubscribingClient): Subscriber {
-  const { sub, open, lost, next, end } = recorder(name);
-  const client = connect({ open, lost });
+function keepSubscribed(
+  name: string,
+  streamPerSubscription: boolean,
+  connect: (on: { open(): void; lost(): void; cursor(): string | null }) => SubscribingClient,
+): Subscriber {
+  const { sub, open, lost: wasLost, next, end, cursor } = recorder(name);
   let closed = false;
   let dispose = () => {};
+  let resubscribing = false;
+  const lost = () => {
+    wasLost();
+    // WebSocket: the client would subscribe again with the request it first sent (its first
+    // cursor); a new subscription after the last cursor instead.
+    if (streamPerSubscription || closed || resubscribing) return;
+    resubscribing = true;
+    dispose();
+    void wait(RETRY_MS).then(() => {
+      resubscribing = false;
+      if (!closed) subscribe();
+    });
+  };
+  const client = connect({ open, lost, cursor });
+  let current = 0;
   const subscribe = () => {
-    dispose = client.subscribe({ query: SUBSCRIPTION }, { next, error: (err) => again(reasonOf(err)), complete: () => again('completed by the server') });
+    // SSE: no `after` in the request, the reconnections' Last-Event-ID header carries the cursor.
+    const variables = streamPerSubscription ? {} : { after: cursor() };
+    // A subscription disposed here (to make it again) is not one the server ended.
+    const mine = ++current;
+    const stop = client.subscribe(
+      { query: SUBSCRIPTION, variables },
+      {
+        next: (value) => mine === current && next(value),
+        error: (err) => mine === current && again(reasonOf(err)),
+        complete: () => mine === current && again('completed by the server'),
+      },
+    );
+    dispose = () => {
+      if (mine === current) current++;
+      stop();
+    };
   };
   const again = (reason: string) => {
     if (closed) return;
@@ -83,8 +120,18 @@ function keepSubscribed(name: string, streamPerSubscription: boolean, connect: (
 
 /** Over SSE (`graphql-sse`, distinct connections: one POST stream per subscription). */
 export const sseSubscriber = (name: string, base: string): Subscriber =>
-  keepSubscribed(name, true, ({ open, lost }) =>
-    createSseClient({ url: `${base}/graphql`, retryAttempts: Infinity, retry: () => wait(RETRY_MS), on: { connecting: lost, connected: open } }),
+  keepSubscribed(name, true, ({ open, lost, cursor }) =>
+    createSseClient({
+      url: `${base}/graphql`,
+      retryAttempts: Infinity,
+      retry: () => wait(RETRY_MS),
+      on: { connecting: lost, connected: open },
+      // Asked at every (re)connection: resume after the last change received.
+      headers: (): Record<string, string> => {
+        const last = cursor();
+        return last ? { 'last-event-id': last } : {};
+      },
+    }),
   );
 
 /** Over WebSocket (`graphql-ws`, the graphql-transport-ws protocol). */

@@ -69,7 +69,12 @@ export const ModelName = {
   EventTag: 'EventTag',
   EventListCount: 'EventListCount',
   EventListState: 'EventListState',
-  TransferMapping: 'TransferMapping'
+  TransferMapping: 'TransferMapping',
+  ChangeLog: 'ChangeLog',
+  ChangeLogPruned: 'ChangeLogPruned',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
+  WebhookAttempt: 'WebhookAttempt'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -368,6 +373,78 @@ export const TransferMappingScalarFieldEnum = {
 } as const
 
 export type TransferMappingScalarFieldEnum = (typeof TransferMappingScalarFieldEnum)[keyof typeof TransferMappingScalarFieldEnum]
+
+
+export const ChangeLogScalarFieldEnum = {
+  txid: 'txid',
+  seq: 'seq',
+  kind: 'kind',
+  action: 'action',
+  recordId: 'recordId',
+  beforeStatus: 'beforeStatus',
+  beforeAuthorId: 'beforeAuthorId',
+  committedAt: 'committedAt'
+} as const
+
+export type ChangeLogScalarFieldEnum = (typeof ChangeLogScalarFieldEnum)[keyof typeof ChangeLogScalarFieldEnum]
+
+
+export const ChangeLogPrunedScalarFieldEnum = {
+  id: 'id',
+  txid: 'txid',
+  seq: 'seq'
+} as const
+
+export type ChangeLogPrunedScalarFieldEnum = (typeof ChangeLogPrunedScalarFieldEnum)[keyof typeof ChangeLogPrunedScalarFieldEnum]
+
+
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  url: 'url',
+  secret: 'secret',
+  description: 'description',
+  types: 'types',
+  actions: 'actions',
+  enabled: 'enabled',
+  disabledReason: 'disabledReason',
+  disabledAt: 'disabledAt',
+  failingSince: 'failingSince',
+  cursor: 'cursor',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  endpointId: 'endpointId',
+  changeCursor: 'changeCursor',
+  messageId: 'messageId',
+  type: 'type',
+  recordKey: 'recordKey',
+  payload: 'payload',
+  status: 'status',
+  attempts: 'attempts',
+  nextAttemptAt: 'nextAttemptAt',
+  leaseUntil: 'leaseUntil',
+  deliveredAt: 'deliveredAt',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const WebhookAttemptScalarFieldEnum = {
+  id: 'id',
+  deliveryId: 'deliveryId',
+  attemptedAt: 'attemptedAt',
+  statusCode: 'statusCode',
+  error: 'error',
+  durationMs: 'durationMs'
+} as const
+
+export type WebhookAttemptScalarFieldEnum = (typeof WebhookAttemptScalarFieldEnum)[keyof typeof WebhookAttemptScalarFieldEnum]
 
 
 export const SortOrder = {
