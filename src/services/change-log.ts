@@ -240,7 +240,7 @@ export async function recordChanges<T>(ctx: Context, write: (ctx: Context) => Pr
     inTransaction(ctx.prisma, (tx) =>
       wholeWrite.run(true, async () => {
         recorder.pending = [];
-        const value = await write({ ...ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
+        const value = await write({ ...ctx, origin: ctx.origin ?? ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
         await appendChanges(tx, recorder.pending);
         return value;
       }),

@@ -43,6 +43,8 @@ export interface Context {
   postPass?: PostPass;
   /** Where committed writes publish their changes and subscriptions listen (src/services/changes.ts). */
   changes: ChangeBus;
+  /** A write's transaction context (src/services/change-log.ts): the request's context it was made from, whose per-request caches a write must clear too. */
+  origin?: Context;
   /** SSE: the `Last-Event-ID` a reconnecting EventSource sent (a change cursor); subscriptions resume after it. */
   resumeAfter?: string;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */

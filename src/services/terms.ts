@@ -37,6 +37,8 @@ export function categoryTree(ctx: Context): Promise<Map<number, TreeNode>> {
 
 function invalidateTree(ctx: Context) {
   trees.delete(ctx);
+  // A write runs on a context of its own (its transaction's): the request's tree is stale too.
+  if (ctx.origin) trees.delete(ctx.origin);
 }
 
 /** The ids given plus every descendant category (a filter on a parent matches its children). */

@@ -79,15 +79,15 @@ describe('GraphQL over WebSocket', () => {
     const first = subscribe(client(), RESUMABLE);
     await expect.poll(subscribers, { timeout: 10_000 }).toBe(1);
     await server.api('/events', event('Before'));
-    const before = (await first.next()).data.eventChanged;
+    const before = (await first.next(10_000)).data.eventChanged;
     first.close();
     await expect.poll(subscribers, { timeout: 5_000 }).toBe(0);
     // Written while the client is away (reconnecting).
     await server.api('/events', event('Meanwhile'));
     const again = subscribe(client(), RESUMABLE, { after: before.cursor });
-    expect((await again.next()).data.eventChanged.event.title).toBe('Meanwhile');
+    expect((await again.next(10_000)).data.eventChanged.event.title).toBe('Meanwhile');
     await server.api('/events', event('Live'));
-    expect((await again.next()).data.eventChanged.event.title).toBe('Live');
+    expect((await again.next(10_000)).data.eventChanged.event.title).toBe('Live');
     expect(again.received.map((r: any) => r.data.eventChanged.event.title)).toEqual(['Meanwhile', 'Live']);
   });
 
