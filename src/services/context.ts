@@ -2,7 +2,7 @@ import type { UserRole } from '../../prisma/generated/client/client.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
 import { processChangeBus, type ChangeBus } from './changes.ts';
 import type { SurrogateKeys } from '../domain/surrogate-keys.ts';
-import { DEFAULT_IMAGE_IMPORT, type ImageImportOptions } from './image-import.ts';
+import { DEFAULT_IMAGE_IMPORT, type ImageDownloads, type ImageImportOptions } from './image-import.ts';
 import { PUBLIC_ONLY, type OutboundPolicy } from './outbound-url.ts';
 import type { PostPass } from './post-pass.ts';
 
@@ -49,6 +49,8 @@ export interface Context {
   resumeAfter?: string;
   /** How images given by URL may be downloaded (src/services/image-import.ts). */
   imageImport: ImageImportOptions;
+  /** Images given by URL, downloaded before the write's transaction began (src/services/images.ts). */
+  imageDownloads?: ImageDownloads;
   /** Where webhook endpoints may point (src/services/outbound-url.ts; CAL_ALLOW_PRIVATE_WEBHOOK_URLS, CAL_WEBHOOK_ALLOWED_HOSTS). */
   webhookUrls: OutboundPolicy;
   /** Anonymous GET reads: the records and lists the response contains (src/domain/surrogate-keys.ts). */

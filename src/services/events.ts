@@ -14,7 +14,7 @@ import { eventTermChanges, publishChange, termChanges, type Change } from './cha
 import { recorded } from './change-log.ts';
 import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } from './authz.ts';
 import { stamp } from './clock.ts';
-import { resolveImageRef } from './images.ts';
+import { prefetchImages, resolveImageRef } from './images.ts';
 import type { EventInput, LinkedRef } from './event-input.ts';
 import { createLinkedPost } from './linked-posts.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
@@ -194,9 +194,13 @@ const EVENT_LINKS = /`(?:EventCategory|EventTag|EventVenue|EventOrganizer)_\w+_f
  * Creates an event (and its series); run again when a record it links vanished meanwhile (retry.ts).
  * Only the event's own insert can be refused that way, before anything else is written.
  */
-export function createEvent(ctx: Context, input: EventInput): Promise<number> {
+export async function createEvent(ctx: Context, input: EventInput): Promise<number> {
+  ctx = await prefetchImages(ctx, imagesOf(input));
   return retryOnVanishedLink(() => insertEvent(ctx, input), EVENT_LINKS);
 }
+
+/** The `image` values of an event write: its own and its new venues' and organizers'. */
+const imagesOf = (input: EventInput) => [input.image, ...[...(input.venues ?? []), ...(input.organizers ?? [])].map((ref) => ref.create?.image)];
 
 const insertEvent = recorded(async (ctx: Context, input: EventInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
@@ -256,6 +260,7 @@ const insertEvent = recorded(async (ctx: Context, input: EventInput): Promise<nu
  * THIS_AND_FOLLOWING are handled by `updateSeries` (src/services/recurrence.ts).
  */
 export async function updateEvent(ctx: Context, address: PostAddress, input: EventInput, scope: RecurrenceScope = 'THIS'): Promise<number> {
+  ctx = await prefetchImages(ctx, imagesOf(input));
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
   const id = await writeEvent(ctx, address, input);

@@ -45,7 +45,10 @@ export const DEFAULT_IMAGE_IMPORT: ImageImportOptions = {
  * What an import reads of the request context. A Context of src/services/context.ts is one; that
  * module holds these options and their default, so it imports this one and not the other way.
  */
-type ImportContext = UploadContext & { imageImport: ImageImportOptions; now: Date; viewer: { id: number } | null };
+type ImportContext = UploadContext & { imageImport: ImageImportOptions; now: Date; viewer: { id: number } | null; imageDownloads?: ImageDownloads };
+
+/** Downloads a write started before its transaction, by URL (src/services/images.ts, `prefetchImages`). */
+export type ImageDownloads = ReadonlyMap<string, Promise<Downloaded>>;
 
 /** The raster formats we accept, by the MIME type stored on the attachment. */
 const RASTER_TYPES = {
@@ -64,7 +67,7 @@ type RasterMime = keyof typeof RASTER_TYPES;
 export async function importImageFromUrl(ctx: ImportContext, url: URL, field: string, id?: number): Promise<number> {
   const opts = ctx.imageImport;
   const source = url.href;
-  const { body, contentType, finalUrl } = await download(url, field, opts);
+  const { body, contentType, finalUrl } = await (ctx.imageDownloads?.get(source) ?? download(url, field, opts));
   const image = inspectImage(body, contentType, field);
   const local = uploadUrl(await storeUpload(ctx, wantedUploadPath(url, image.mimeType, ctx.now), body, image.mimeType));
   // Another source URL gave the very same file (same path, same bytes): one attachment for both.
@@ -125,13 +128,13 @@ async function resolveTarget(url: URL, field: string, opts: ImageImportOptions, 
 
 class TooLarge extends Error {}
 
-interface Downloaded {
+export interface Downloaded {
   body: Buffer;
   contentType: string | undefined;
   finalUrl: URL;
 }
 
-async function download(url: URL, field: string, opts: ImageImportOptions): Promise<Downloaded> {
+export async function download(url: URL, field: string, opts: ImageImportOptions): Promise<Downloaded> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
   try {

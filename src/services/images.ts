@@ -3,8 +3,46 @@ import { canUploadFiles } from '../domain/capabilities.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { isRecordId } from '../domain/ids.ts';
 import { phpTrim } from '../domain/text.ts';
-import { importImageFromUrl } from './image-import.ts';
+import { download, importImageFromUrl, type Downloaded } from './image-import.ts';
 import { UPLOADS_PREFIX } from './uploads.ts';
+
+/** An `image` value that names a URL to import (not an ID, not blank, http or https), else null. */
+function importableUrl(value: string): URL | null {
+  const v = phpTrim(value);
+  if (v === '' || /^\d+$/.test(v)) return null;
+  try {
+    const url = new URL(v);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `ctx` with the images among `values` (a write's `image` values, nested venues' and organizers'
+ * included) downloaded: a write runs in one transaction (change-log.ts), and a download of up to
+ * ten seconds inside it would hold a database connection (on the embedded database, the only one)
+ * meanwhile. Only what `resolveImageRef` would download is: a URL not imported before, for a caller
+ * who may upload. A failed download is not thrown here: the write meets it where it resolves the
+ * image, after the checks that come first.
+ */
+export async function prefetchImages(ctx: Context, values: readonly (string | null | undefined)[]): Promise<Context> {
+  if (!canUploadFiles(ctx.viewer)) return ctx;
+  const ownFiles = ctx.settings.siteUrl ? ctx.settings.siteUrl + UPLOADS_PREFIX : null;
+  const urls = [...new Set(values.flatMap((v) => (v ? [importableUrl(v)?.href ?? ''] : [])))].filter((href) => href && !(ownFiles && href.startsWith(ownFiles)));
+  if (!urls.length) return ctx;
+  const known = await ctx.prisma.attachment.findMany({ where: { OR: [{ url: { in: urls } }, { sourceUrl: { in: urls } }] }, select: { url: true, sourceUrl: true } });
+  const seen = new Set(known.flatMap((a) => [a.url, a.sourceUrl]));
+  const downloads = new Map<string, Promise<Downloaded>>(ctx.imageDownloads);
+  for (const href of urls) {
+    if (seen.has(href) || downloads.has(href)) continue;
+    const pending = download(new URL(href), 'image', ctx.imageImport);
+    pending.catch(() => {}); // met again, and thrown, where the write resolves the image
+    downloads.set(href, pending);
+  }
+  await Promise.allSettled(downloads.values());
+  return { ...ctx, imageDownloads: downloads };
+}
 
 /**
  * Resolves an `image` write value: an attachment ID, or a URL (imported once, then reused).

@@ -10,7 +10,7 @@ import { requireEditable, requirePostCreator, requireTrashable, resolveAuthor } 
 import { linkedEventChanges, publishChange } from './changes.ts';
 import { recorded } from './change-log.ts';
 import { stamp } from './clock.ts';
-import { resolveImageRef } from './images.ts';
+import { prefetchImages, resolveImageRef } from './images.ts';
 import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import { writeWithUniqueSlug } from './slugs.ts';
@@ -154,7 +154,11 @@ export function reusableLinkedPost(ctx: Context, kind: LinkedKind, name: string,
  * Concurrent creates of one name take turns on the name's slug lock (its slug base: names equal
  * ignoring case slugify alike), so they create one record and the others reuse it.
  */
-export const createLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> => {
+export async function createLinkedPost(ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> {
+  return insertLinkedPost(await prefetchImages(ctx, [input.image]), kind, input);
+}
+
+const insertLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, input: LinkedPostInput): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   validate(kind, input, true);
   const viewer = requirePostCreator(ctx);
@@ -192,7 +196,11 @@ export const createLinkedPost = recorded(async (ctx: Context, kind: LinkedKind, 
   return outcome.id;
 });
 
-export const updateLinkedPost = recorded(
+export async function updateLinkedPost(ctx: Context, kind: LinkedKind, address: PostAddress, input: LinkedPostInput, opts: { allowReuse?: boolean } = {}): Promise<number> {
+  return writeLinkedPost(await prefetchImages(ctx, [input.image]), kind, address, input, opts);
+}
+
+const writeLinkedPost = recorded(
   async (ctx: Context, kind: LinkedKind, address: PostAddress, input: LinkedPostInput, opts: { allowReuse?: boolean } = {}): Promise<number> => {
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   const row = await locatePost(ctx, kind, address);

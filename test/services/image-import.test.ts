@@ -14,7 +14,9 @@ import {
 } from '../../src/services/image-import.ts';
 import { isForbiddenAddress } from '../../src/services/outbound-url.ts';
 import { resolveImageRef } from '../../src/services/images.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { createEvent } from '../../src/services/events.ts';
+import { createLinkedPost } from '../../src/services/linked-posts.ts';
+import { createTestDatabase, testBackend, type TestDatabase } from '../helpers/database.ts';
 
 // Fake DNS for `*.test` names, all pointing at loopback: only 127.0.0.1 is ever contacted. A name
 // the system resolver does not know proves the download dials the address we checked (pinned).
@@ -105,6 +107,10 @@ let server: http.Server;
 let base: string;
 let port: number;
 const hits = new Map<string, number>();
+/** `/gated.png` answers once `openGate` is called; `gateReached` is called when it is asked for. */
+let gate: Promise<void> = Promise.resolve();
+let openGate = () => {};
+let gateReached: (() => void) | undefined;
 const hostHeaders: string[] = [];
 
 const send = (type: string | null, body: Buffer | string) => (_req: IncomingMessage, res: ServerResponse) => {
@@ -142,6 +148,10 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
   '/stall.png': (_req, res) => {
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length * 2 });
     res.write(PNG); // and never the rest
+  },
+  '/gated.png': (_req, res) => {
+    gateReached?.();
+    void gate.then(() => send('image/png', PNG)(_req, res));
   },
   '/slow.png': (_req, res) => {
     setTimeout(() => send('image/png', PNG)(_req, res), 150);
@@ -416,5 +426,46 @@ describe('address classification and sniffing (no network)', () => {
     expect(() => inspectImage(truncated, 'image/png', 'image')).toThrow(/damaged or incomplete/);
     const second = pool.subarray(PNG.length);
     expect(inspectImage(second, 'image/png', 'image')).toEqual({ mimeType: 'image/png', width: 3, height: 2 });
+  });
+});
+
+describe('a write that imports an image', () => {
+  /**
+   * A write is one transaction with its change-log rows; the image is downloaded before it begins,
+   * so a slow image server holds no database connection (on the embedded database, the only one):
+   * other work goes on meanwhile, and no transaction of this database is open.
+   */
+  it.each([
+    ['an event, its own image and its new venue\'s', (image: string) =>
+      createEvent(newContext(ctx.viewer!.id), { title: 'Gated', startDate: '2027-01-01 10:00', endDate: '2027-01-01 11:00', image, venues: [{ create: { name: 'Gated Hall', image } }] })],
+    ['a venue', (image: string) => createLinkedPost(newContext(ctx.viewer!.id), 'VENUE', { name: 'Gated Venue', image })],
+  ])('downloads it before its transaction: %s', async (_label, write) => {
+    gate = new Promise((resolve) => (openGate = resolve));
+    const reached = new Promise<void>((resolve) => (gateReached = resolve));
+    const written = write(`${base}/gated.png`);
+    await reached;
+    const meanwhile = await Promise.race([
+      db.prisma.post.count(),
+      new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5_000)),
+    ]);
+    expect(meanwhile).toBe(0);
+    if (testBackend === 'postgres') {
+      const [open] = await db.prisma.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`;
+      expect(open!.n).toBe(0);
+    }
+    openGate();
+    const id = await written;
+    expect(hits.get('/gated.png')).toBe(1);
+    const attachments = await db.prisma.attachment.findMany({ select: { id: true, sourceUrl: true } });
+    expect(attachments).toEqual([{ id: expect.any(Number), sourceUrl: `${base}/gated.png` }]);
+    expect(await db.prisma.post.findUniqueOrThrow({ where: { id } })).toBeTruthy();
+  });
+
+  it('a failed download is the write\'s refusal, with nothing written', async () => {
+    const refused = createEvent(newContext(ctx.viewer!.id), { title: 'Missing', startDate: '2027-01-01 10:00', endDate: '2027-01-01 11:00', image: `${base}/missing.png` });
+    await expect(refused).rejects.toMatchObject({ code: 'IMAGE_FETCH_FAILED', field: 'image' });
+    expect(hits.get('/missing.png')).toBe(1);
+    expect(await db.prisma.post.count()).toBe(0);
   });
 });
