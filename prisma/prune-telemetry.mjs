@@ -6,7 +6,7 @@
 // holds the types too; vite (the tests) resolves the `module` entry, build/esm. build/esnext (no
 // tool here reads the `esnext` field), the source maps and the experimental names go: ~30 MB become
 // ~14 MB. Reinstall (`npm ci`) to get the removed files back.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const modules = path.join(import.meta.dirname, '..', 'node_modules');
@@ -28,6 +28,12 @@ function walk(dir, visit) {
   }
 }
 
+const MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\.map\s*$/;
+function unlinkMap(p) {
+  const code = readFileSync(p, 'utf8');
+  if (MAP_COMMENT.test(code)) writeFileSync(p, code.replace(MAP_COMMENT, '\n'));
+}
+
 const otel = path.join(modules, '@opentelemetry');
 if (existsSync(otel)) {
   for (const pkg of readdirSync(otel)) {
@@ -35,6 +41,8 @@ if (existsSync(otel)) {
     remove(path.join(dir, 'build', 'esnext'));
     walk(dir, (p, name) => {
       if (name.endsWith('.map')) remove(p);
+      // The code's pointer to its removed map goes too: vite (the tests) would log each one missing.
+      else if (name.endsWith('.js')) unlinkMap(p);
       // semantic-conventions: its experimental names; its stable entry point never loads them.
       else if (pkg === 'semantic-conventions' && /^(experimental_|index-incubating)/.test(name)) remove(p);
     });
