@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/services/users.ts';
 import { resetThrottle } from '../../src/services/throttle.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { answerChecker } from './openapi-check.ts';
 
 export type TestRole = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 const ROLE: Record<Exclude<TestRole, 'admin'>, 'EDITOR' | 'AUTHOR' | 'CONTRIBUTOR' | 'SUBSCRIBER'> = {
@@ -139,6 +140,9 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     return 'Basic ' + Buffer.from(`${login}:${passwordOf(login)}`).toString('base64');
   };
 
+  // Every REST answer is checked against the document the server publishes (openapi-check.ts).
+  const checkAnswer = answerChecker(base);
+
   async function request<T>(path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.as) headers.Authorization = authHeader(o.as);
@@ -159,6 +163,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     } catch {
       parsed = undefined;
     }
+    const method = o.method ?? 'GET';
+    await checkAnswer({ method, url: path, requestHeaders: headers, status: res.status, headers: res.headers, body: parsed, text });
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
   const api = <T = any>(path: string, o?: RequestOptions) => request<T>(`/wp-json/cal/events/v1${path}`, o);
