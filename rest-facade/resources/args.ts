@@ -26,7 +26,7 @@ export const positiveInt = described((v: unknown): boolean => toPositiveInt(v) !
 export const eachPositiveInt = described((v: unknown): boolean => {
   const list = Array.isArray(v) ? v : [v];
   return list.every((x) => toPositiveInt(x) !== null);
-}, { anyOf: [{ type: 'array', items: WIRE_POSITIVE_INTEGER }, { type: 'string', pattern: '^[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?[\\s]*(,[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?[\\s,]*)*$' }, { type: 'integer', minimum: 1, maximum: 2147483647 }] });
+}, { anyOf: [{ type: 'array', items: WIRE_POSITIVE_INTEGER }, { type: 'string', pattern: '^[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?(\\s*,[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?)*[\\s,]*$' }, { type: 'integer', minimum: 1, maximum: 2147483647 }] });
 
 /** A non-empty string (`""` and non-strings refused). */
 export const nonEmptyString = described((v: unknown): boolean => typeof v === 'string' && v !== '', { type: 'string', minLength: 1 });

@@ -19,7 +19,11 @@ export function described<F extends (...args: never[]) => unknown>(fn: F, schema
 
 // §1.4: what each declared type accepts. Query strings and form bodies are text, so each type
 // has its text form beside the JSON one (`"12"`, `"true"`, `"1"`).
-const INTEGER_TEXT = '^[ \\t\\n\\r\\v\\f]*[+-]?\\d+(\\.0*)?[ \\t\\n\\r\\v\\f]*$';
+// PHP `is_numeric` text of an integral value: digits, `12.0`, or an exponent form (`1e3`; one
+// whose value is not integral, `1.5e0`, is the one leniency of the document over the service).
+const WS = '[ \\t\\n\\r\\v\\f]*';
+const EXPONENT = '(\\d+(\\.\\d*)?|\\.\\d+)[eE]\\+?\\d+';
+const INTEGER_TEXT = `^${WS}[+-]?(\\d+(\\.0*)?|${EXPONENT})${WS}$`;
 const NUMBER_TEXT = '^[ \\t\\n\\r\\v\\f]*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?[ \\t\\n\\r\\v\\f]*$';
 const BOOLEAN_TEXT = '^([tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|[01])$';
 
@@ -28,7 +32,7 @@ export const WIRE_NUMBER: JsonSchema = { anyOf: [{ type: 'number' }, { type: 'st
 export const WIRE_BOOLEAN: JsonSchema = { anyOf: [{ type: 'boolean' }, { enum: [0, 1] }, { type: 'string', pattern: BOOLEAN_TEXT }] };
 /** A positive integer no larger than a record ID can be (`is_positive_int`). */
 export const WIRE_POSITIVE_INTEGER: JsonSchema = {
-  anyOf: [{ type: 'integer', minimum: 1, maximum: 2147483647 }, { type: 'string', pattern: '^[ \\t\\n\\r\\v\\f]*\\+?0*[1-9]\\d{0,9}(\\.0*)?[ \\t\\n\\r\\v\\f]*$' }],
+  anyOf: [{ type: 'integer', minimum: 1, maximum: 2147483647 }, { type: 'string', pattern: `^${WS}\\+?(0*[1-9]\\d{0,9}(\\.0*)?|0*[1-9]\\d*(\\.\\d*)?[eE]\\+?\\d+)${WS}$` }],
 };
 /** A list parameter (§1.2): a JSON or `x[]=` array, or comma-separated text. */
 export const wireList = (item: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'array', items: item }, { type: 'string' }, ...(item.type === 'integer' ? [{ type: 'integer' }] : [])] });

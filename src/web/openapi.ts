@@ -112,7 +112,9 @@ function operation(resource: string, method: HttpMethod, name: EndpointName, arg
     const properties: Json = {};
     const required: string[] = [];
     for (const [arg, spec] of fields) {
-      properties[arg] = argSchema(arg, spec, env, t, false);
+      // A JSON `null` member is no member at all (WordPress drops them before reading the body).
+      const schema = argSchema(arg, spec, env, t, false);
+      properties[arg] = { anyOf: [schema, { type: 'null' }], ...(schema.description ? { description: schema.description } : {}) };
       if (spec.required) required.push(arg);
     }
     const schema = { type: 'object', properties, ...(required.length ? { required } : {}) };

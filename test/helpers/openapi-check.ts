@@ -54,6 +54,10 @@ export interface Answer {
   /** Path and query, as requested. */
   url: string;
   requestHeaders: Record<string, string>;
+  /** The JSON body sent, if any. */
+  sent?: unknown;
+  /** A body was sent that is not JSON (a form): not read back, the request side is not checked. */
+  form?: boolean;
   status: number;
   headers: Headers;
   body: unknown;
@@ -81,6 +85,11 @@ export function answerChecker(base: string) {
     // Routes and methods the document does not describe (the index, `/doc`, OPTIONS, HEAD, no route).
     if (!found) return;
     const where = `${method} ${a.url} → ${a.status}`;
+    // The request side: what the service accepted, the document must accept too.
+    if (a.status < 300 && !a.form) {
+      const refused = requestProblems(await load(), method, url, a.sent);
+      if (refused?.length) throw new Error(`OpenAPI: ${where}: accepted by the service, refused by the document:\n  ${refused.join('\n  ')}\n  sent: ${JSON.stringify(a.sent)?.slice(0, 500)}`);
+    }
     const response = found.op.responses?.[String(a.status)];
     if (!response) throw new Error(`OpenAPI: ${where}: status not documented for ${found.op.operationId}\n${a.text.slice(0, 500)}`);
     const problems: string[] = [];
@@ -139,10 +148,16 @@ export function requestProblems(doc: Json, method: string, url: URL, body?: unkn
     const validate = compiled(`${found.path} ${found.method} query ${p.name}`, 'parameters', String(i), 'schema');
     if (!validate(value)) problems.push(`${p.name}: ${ajv.errorsText(validate.errors)}`);
   });
-  const content = found.op.requestBody?.content as Json | undefined;
-  if (content && body !== undefined) {
+  // Writes read their parameters from the query too (WordPress merges them; the body wins).
+  if (found.op.requestBody) {
+    const merged: Json = {};
+    for (const name of new Set([...url.searchParams.keys()].map((k) => k.replace(/\[\]$/, '')))) {
+      const values = [...url.searchParams.getAll(name), ...url.searchParams.getAll(`${name}[]`)];
+      merged[name] = values.length > 1 || url.searchParams.has(`${name}[]`) ? values : values[0];
+    }
+    if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(merged, body);
     const validate = compiled(`${found.path} ${found.method} body`, 'requestBody', 'content', 'application/json', 'schema');
-    if (!validate(body)) problems.push(`body: ${ajv.errorsText(validate.errors)}`);
-  } else if (content && found.op.requestBody.required && body === undefined) problems.push('body missing');
+    if (!validate(merged)) problems.push(`body: ${ajv.errorsText(validate.errors)}`);
+  }
   return problems;
 }

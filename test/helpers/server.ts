@@ -147,11 +147,15 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const headers: Record<string, string> = { ...o.headers };
     if (o.as) headers.Authorization = authHeader(o.as);
     let body: BodyInit | undefined;
+    let sent: unknown;
+    let form = false;
     if (o.body !== undefined && o.body !== null) {
       if (typeof o.body === 'string' || o.body instanceof Uint8Array || o.body instanceof FormData || o.body instanceof URLSearchParams) {
         body = o.body as BodyInit;
+        form = true;
       } else {
         body = JSON.stringify(o.body);
+        sent = o.body;
         if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
       }
     }
@@ -164,7 +168,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       parsed = undefined;
     }
     const method = o.method ?? 'GET';
-    await checkAnswer({ method, url: path, requestHeaders: headers, status: res.status, headers: res.headers, body: parsed, text });
+    await checkAnswer({ method, url: path, requestHeaders: headers, sent, form, status: res.status, headers: res.headers, body: parsed, text });
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
   const api = <T = any>(path: string, o?: RequestOptions) => request<T>(`/wp-json/cal/events/v1${path}`, o);

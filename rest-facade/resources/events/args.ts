@@ -8,6 +8,9 @@ import type { ArgEnv, ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
 import { dateText, eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, postStatus, STATUS_LIST_SCHEMA, TERM_REFS_SCHEMA, urlOrEmpty } from '../args.ts';
 import { WIRE_NUMBER, WIRE_POSITIVE_INTEGER } from '../../wp/schema.ts';
+
+/** Coordinates: any text reads (what is not a number reads as 0, as PHP's float cast does). */
+const LENIENT_NUMBER = { anyOf: [...(WIRE_NUMBER.anyOf as object[]), { type: 'string' }] };
 import { linkedRefsSchema } from '../linked-posts/args.ts';
 import { venueArgs } from '../venues/args.ts';
 import { organizerArgs } from '../organizers/args.ts';
@@ -43,8 +46,8 @@ export const eventsListArgs: ArgMap = {
   featured: { type: "boolean", description: "desc.events_should_be_filtered_by_their_featured_status" },
   status: { format: "string", description: "desc.the_event_post_status", accept: 'list', schema: STATUS_LIST_SCHEMA },
   geoloc: { type: "boolean", description: "desc.requires_events_calendar_pro_events_should_be_filter_fe27f3" },
-  geoloc_lat: { format: "double", description: "desc.requires_events_calendar_pro_events_should_be_filter_e55b59", schema: WIRE_NUMBER },
-  geoloc_lng: { format: "double", description: "desc.requires_events_calendar_pro_events_should_be_filter_63178a", schema: WIRE_NUMBER },
+  geoloc_lat: { format: "double", description: "desc.requires_events_calendar_pro_events_should_be_filter_e55b59", schema: LENIENT_NUMBER },
+  geoloc_lng: { format: "double", description: "desc.requires_events_calendar_pro_events_should_be_filter_63178a", schema: LENIENT_NUMBER },
   include: { description: "desc.include_events_with_one_of_the_post_ids_specified_in_0922a2", items: {"type": "integer"}, validate: eachPositiveInt },
   post_parent: { type: "integer", description: "desc.events_should_be_filtered_by_their_post_parent_being_37118b", schema: WIRE_POSITIVE_INTEGER },
   ticketed: { type: "boolean", description: "desc.filter_events_with_or_without_tickets" },
