@@ -9,6 +9,8 @@ import { phpTrim } from '../../src/domain/text.ts';
 import { invalidTypeError } from '../wp/errors.ts';
 import { isNumeric } from '../wp/coerce.ts';
 import type { ArgEnv, ArgSpec, ArgValidationContext, ValidateResult } from '../wp/types.ts';
+import { described, wireList, WIRE_POSITIVE_INTEGER, type JsonSchema } from '../wp/schema.ts';
+import { ALL_STATUSES } from '../../src/domain/capabilities.ts';
 
 function toPositiveInt(v: unknown): number | null {
   if (typeof v === 'boolean' || !isNumeric(v)) return null;
@@ -18,29 +20,23 @@ function toPositiveInt(v: unknown): number | null {
 }
 
 /** TEC `is_positive_int`: a positive integral number or numeric string, at most 2^31 − 1 (REC §10.4). */
-export function positiveInt(v: unknown): boolean {
-  return toPositiveInt(v) !== null;
-}
+export const positiveInt = described((v: unknown): boolean => toPositiveInt(v) !== null, WIRE_POSITIVE_INTEGER);
 
 /** Every item of a (normalized) list is a positive integer. */
-export function eachPositiveInt(v: unknown): boolean {
+export const eachPositiveInt = described((v: unknown): boolean => {
   const list = Array.isArray(v) ? v : [v];
   return list.every((x) => toPositiveInt(x) !== null);
-}
+}, { anyOf: [{ type: 'array', items: WIRE_POSITIVE_INTEGER }, { type: 'string', pattern: '^[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?(\\s*,[\\s,]*\\+?0*[1-9]\\d{0,9}(\\.0*)?)*[\\s,]*$' }, { type: 'integer', minimum: 1, maximum: 2147483647 }] });
 
 /** A non-empty string (`""` and non-strings refused). */
-export function nonEmptyString(v: unknown): boolean {
-  return typeof v === 'string' && v !== '';
-}
+export const nonEmptyString = described((v: unknown): boolean => typeof v === 'string' && v !== '', { type: 'string', minLength: 1 });
 
 /**
  * Publication `date`/`date_utc` (§7.3.1): blank text is no date. The plugin validates them with
  * `is_time` (numeric or `strtotime`-readable), which refuses `""`: 400 rest_invalid_param. Numbers
  * (epochs, REC §1.4) and other text go on to the core, which reads them. JSON `null` is absent (§1.2).
  */
-export function dateText(v: unknown): boolean {
-  return typeof v !== 'string' || v.trim() !== '';
-}
+export const dateText = described((v: unknown): boolean => typeof v !== 'string' || v.trim() !== '', { anyOf: [{ type: 'number' }, { type: 'string', pattern: '\\S' }] });
 
 /**
  * A venue's or organizer's `image` (the plugin's `is_image_or_empty` on a `string` parameter): a
@@ -48,13 +44,17 @@ export function dateText(v: unknown): boolean {
  * (`0`, `-0`: "image is not of type string."); text that PHP trims to nothing but is not `""`
  * (`" "`, `"\t\n"`) is neither empty nor an image: "Invalid parameter.". The rest is the core's.
  */
-export function imageOrEmpty(v: unknown, ctx: ArgValidationContext): ValidateResult {
-  if (typeof v === 'number') return positiveInt(v) || invalidTypeError(ctx.name, 'string');
-  return typeof v !== 'string' || v === '' || phpTrim(v) !== '';
-}
+export const imageOrEmpty = described(
+  (v: unknown, ctx: ArgValidationContext): ValidateResult => {
+    if (typeof v === 'number') return positiveInt(v) || invalidTypeError(ctx.name, 'string');
+    return typeof v !== 'string' || v === '' || phpTrim(v) !== '';
+  },
+  { anyOf: [{ type: 'integer', minimum: 1, maximum: 2147483647 }, { type: 'string', maxLength: 0 }, { type: 'string', pattern: '[^ \\t\\n\\r\\v\\0]' }] },
+);
 
 /** `""` or an absolute URL. */
-export function urlOrEmpty(v: unknown): boolean {
+export const urlOrEmpty = described(urlOrEmptyCheck, { anyOf: [{ type: 'string', maxLength: 0 }, { type: 'string', format: 'uri', pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*:[^\\s]*$' }] });
+function urlOrEmptyCheck(v: unknown): boolean {
   if (v === '') return true;
   if (typeof v !== 'string' || /\s/.test(v)) return false;
   try {
@@ -68,9 +68,7 @@ export function urlOrEmpty(v: unknown): boolean {
 /** WordPress registered post statuses accepted on writes. */
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
 
-export function postStatus(v: unknown): boolean {
-  return typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v);
-}
+export const postStatus = described((v: unknown): boolean => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v), { enum: [...POST_STATUSES] });
 
 /** `per_page` above the site maximum is capped, not refused (§5.4). Runs after integer coercion. */
 export function capPerPage(v: unknown, ctx: ArgValidationContext): unknown {
@@ -90,3 +88,9 @@ export const perPageArg = (description: string): ArgSpec => ({ default: perPageD
 
 /** Newer TEC's `password` on reads: processed, but not listed in the index. */
 export const passwordArg: ArgSpec = { type: 'string', lenient: true, hidden: true };
+
+/** A list of statuses on reads (`status=publish,draft`): each a WordPress status the core knows. */
+export const STATUS_LIST_SCHEMA: JsonSchema = { anyOf: [{ type: 'array', items: { enum: [...ALL_STATUSES] } }, { type: 'string', pattern: `^\\s*(${ALL_STATUSES.join('|')})\\s*(,\\s*(${ALL_STATUSES.join('|')})\\s*)*$` }] };
+
+/** Categories and tags named by ID, slug or name (events accept either, on reads and writes). */
+export const TERM_REFS_SCHEMA: JsonSchema = wireList({ type: ['integer', 'string'] });

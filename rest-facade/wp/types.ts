@@ -123,6 +123,11 @@ export interface ArgSpec {
    * - `'any'`: passed through untouched (objects/arrays allowed, e.g. `venue`, `cost`).
    */
   accept?: 'scalar' | 'list' | 'any';
+  /**
+   * The raw values it accepts, as JSON Schema, when neither its validator's schema nor its declared
+   * type says it (internal, not shown in the index; read by the OpenAPI document, wp/schema.ts).
+   */
+  schema?: Record<string, unknown>;
 }
 
 /** Ordered argument table of an endpoint (object key order = parameter order). */

@@ -9,6 +9,7 @@ import { clearCredentialCache, ensureAdmin, hashPassword } from '../../src/servi
 import { resetThrottle } from '../../src/services/throttle.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import type { WebhookDispatcher } from '../../src/services/webhook-delivery.ts';
+import { answerChecker } from './openapi-check.ts';
 
 export type TestRole = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 const ROLE: Record<Exclude<TestRole, 'admin'>, 'EDITOR' | 'AUTHOR' | 'CONTRIBUTOR' | 'SUBSCRIBER'> = {
@@ -143,15 +144,22 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     return 'Basic ' + Buffer.from(`${login}:${passwordOf(login)}`).toString('base64');
   };
 
+  // Every REST answer is checked against the document the server publishes (openapi-check.ts).
+  const checkAnswer = answerChecker(base);
+
   async function request<T>(path: string, o: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.as) headers.Authorization = authHeader(o.as);
     let body: BodyInit | undefined;
+    let sent: unknown;
+    let form = false;
     if (o.body !== undefined && o.body !== null) {
       if (typeof o.body === 'string' || o.body instanceof Uint8Array || o.body instanceof FormData || o.body instanceof URLSearchParams) {
         body = o.body as BodyInit;
+        form = true;
       } else {
         body = JSON.stringify(o.body);
+        sent = o.body;
         if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
       }
     }
@@ -163,6 +171,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     } catch {
       parsed = undefined;
     }
+    const method = o.method ?? 'GET';
+    await checkAnswer({ method, url: path, requestHeaders: headers, sent, form, status: res.status, headers: res.headers, body: parsed, text });
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
   const api = <T = any>(path: string, o?: RequestOptions) => request<T>(`/wp-json/cal/events/v1${path}`, o);

@@ -5,7 +5,8 @@
  */
 import type { ArgMap } from '../../wp/types.ts';
 import { withArgs } from '../../wp/route.ts';
-import { nonEmptyString, pageArg, passwordArg, perPageArg } from '../args.ts';
+import { eachPositiveInt, nonEmptyString, pageArg, passwordArg, perPageArg, STATUS_LIST_SCHEMA } from '../args.ts';
+import { argsObjectSchema, WIRE_POSITIVE_INTEGER, type JsonSchema } from '../../wp/schema.ts';
 import type { PostArgTables } from '../endpoint.ts';
 
 /** Description keys of a linked-post type's arguments. */
@@ -28,11 +29,11 @@ export function linkedPostArgs(kind: 'venue' | 'organizer', fields: ArgMap, text
       page: pageArg,
       per_page: perPageArg(text.perPage),
       search: { description: text.search, type: 'string', validate: nonEmptyString },
-      event: { description: text.event, type: 'integer' },
+      event: { description: text.event, type: 'integer', schema: WIRE_POSITIVE_INTEGER },
       has_events: { description: text.hasEvents },
       only_with_upcoming: { description: text.onlyWithUpcoming, default: false },
       // Venue lists too describe `status` as the organizer's, as the reference index does.
-      status: { format: 'string', description: 'desc.the_organizer_post_status', accept: 'list' },
+      status: { format: 'string', description: 'desc.the_organizer_post_status', accept: 'list', schema: STATUS_LIST_SCHEMA },
       password: passwordArg,
     },
     create: withArgs(fields, { [kind]: { required: true } }),
@@ -43,4 +44,16 @@ export function linkedPostArgs(kind: 'venue' | 'organizer', fields: ArgMap, text
     deleteBySlug: slug,
     updateBySlug: { ...slug, ...fields },
   };
+}
+
+/**
+ * `venue`/`organizer` of an event write (input.ts `linkedRefs`): an ID, `{id}`, the fields of a
+ * record to create (those of `POST /venues` or `/organizers`, `create`), a list of these, a CSV of
+ * IDs; `""`, `0` and `[]` unlink.
+ */
+export function linkedRefsSchema(create: ArgMap): JsonSchema {
+  const record = argsObjectSchema(create);
+  const byId = { type: 'object', required: ['id'], properties: { id: WIRE_POSITIVE_INTEGER } };
+  const one = { anyOf: [WIRE_POSITIVE_INTEGER, byId, record] };
+  return { anyOf: [one, { type: 'array', items: one }, eachPositiveInt.schema, { enum: ['', 0, '0'] }] };
 }
