@@ -78,6 +78,27 @@ logger.info({ transport: changes.transport }, 'change bus ready');
 // Several processes on one PostgreSQL: cached reads are exact across them (src/server/cache/freshness.ts).
 const generation = config.cache.ttlS > 0 ? openSharedGeneration(config.databaseUrl, logger) : null;
 const { app, freshness, changes: bus, websockets, streams, purger, drain, webhooks } = buildApp({ config, db, logger, changes, generation });
+if (config.metrics) {
+  // Read on scrape only, one cheap query each: how far this process's log tailer (its subscribers'
+  // feed) is behind the change log, and the webhook queue.
+  const [metrics, { changeLogTailer }, { webhookQueueStats }] = await Promise.all([
+    import('../telemetry/metrics.ts'),
+    import('../services/change-log.ts'),
+    import('../services/webhook-delivery.ts'),
+  ]);
+  metrics.sampleOnScrape(async () => {
+    const backlog = await changeLogTailer(db.prisma, bus).backlog();
+    metrics.changeLog.backlogRows.set(backlog.rows);
+    metrics.changeLog.backlogSeconds.set(backlog.seconds);
+  });
+  metrics.sampleOnScrape(async () => {
+    const queue = await webhookQueueStats(db.prisma);
+    metrics.webhooks.pending.set(queue.pending);
+    metrics.webhooks.oldestPending.set(queue.oldestPendingSeconds);
+    metrics.webhooks.endpoints.set({ state: 'enabled' }, queue.enabled);
+    metrics.webhooks.endpoints.set({ state: 'disabled' }, queue.disabled);
+  });
+}
 // Recurring series: materialize occurrences as the horizon moves forward. The first
 // check waits a second after the server listens: compiling its queries (Prisma's query compiler,
 // WebAssembly) was about a tenth of the CPU of a start, and a check made hourly loses nothing by

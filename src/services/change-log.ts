@@ -323,6 +323,20 @@ export class ChangeLogTailer {
     };
   }
 
+  /**
+   * How far behind the log this tailer is: the committed rows after its position, and the age of
+   * the oldest (by the database's clock), rows still above the horizon included (a transaction left
+   * open holds them back from every reader). One range scan of the primary key; zero while idle.
+   */
+  async backlog(): Promise<{ rows: number; seconds: number }> {
+    const at = this.position;
+    if (!at) return { rows: 0, seconds: 0 };
+    const [row] = await this.db.$queryRaw<{ rows: bigint; seconds: number | null }[]>`
+      SELECT count(*) AS rows, EXTRACT(EPOCH FROM now() - min("committedAt"))::float8 AS seconds
+      FROM "ChangeLog" WHERE (txid, seq) > (${at.txid}, ${at.seq})`;
+    return { rows: Number(row?.rows ?? 0), seconds: Math.max(0, row?.seconds ?? 0) };
+  }
+
   /** Reads now (a wake-up); wake-ups while it reads collapse into one more read. */
   wake(): void {
     if (!this.position) return;

@@ -7,6 +7,7 @@ import type { ChangeAction, ChangeBus, ChangeKind } from './changes.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { OutboundRefusal, pinnedLookup, resolveOutboundUrl, type OutboundPolicy } from './outbound-url.ts';
 import { signWebhook, webhookEventType, webhookMessageId, WEBHOOK_TYPES } from './webhooks.ts';
+import { webhooks as metrics } from '../telemetry/metrics.ts';
 
 /**
  * The webhook dispatcher: a reader of the change log like any subscriber, with a cursor per
@@ -240,6 +241,9 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     const finished = now();
     const durationMs = Math.max(0, finished.getTime() - started.getTime());
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    metrics.duration.observe(durationMs / 1000);
+    let outcome: 'delivered' | 'retry' | 'given_up' = 'delivered';
+    let disabled = false;
     await inTransaction(prisma, async (tx) => {
       const row = await tx.webhookDelivery.update({
         where: { id: d.id },
@@ -261,6 +265,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
       }
       const givenUp = finished.getTime() - d.createdAt.getTime() >= retry.giveUpAfterMs;
       const delay = Math.min(retry.baseMs * 2 ** Math.min(row.attempts - 1, 40), retry.maxMs);
+      outcome = givenUp ? 'given_up' : 'retry';
       await tx.webhookDelivery.update({
         where: { id: d.id },
         data: givenUp ? { status: 'FAILED' } : { nextAttemptAt: new Date(finished.getTime() + delay) },
@@ -272,8 +277,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
         const reason = `Every delivery failed since ${endpoint.failingSince.toISOString()} (last: ${last}).`;
         await tx.webhookEndpoint.update({ where: { id: d.endpointId }, data: { enabled: false, disabledAt: finished, disabledReason: reason.slice(0, 500) } });
         log?.warn({ endpointId: d.endpointId, reason }, 'webhook endpoint disabled');
+        disabled = true;
       }
     });
+    // Counted once recorded: a transaction retried on a conflict counts its attempt once.
+    metrics.attempts.inc({ outcome });
+    if (disabled) metrics.disabled.inc();
   }
 
   /** POSTs one signed delivery; the receiver's status, or why there was none. */
@@ -349,6 +358,26 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     },
     runOnce: pass,
     wake,
+  };
+}
+
+/**
+ * The webhook queue as the metrics show it, in one statement (the pending count uses the
+ * (status, nextAttemptAt) index; endpoints are few).
+ */
+export async function webhookQueueStats(prisma: DatabaseClient, now = new Date()): Promise<{ pending: number; oldestPendingSeconds: number; enabled: number; disabled: number }> {
+  // createdAt is a UTC timestamp without time zone, read as the dispatcher reads it (its age in JS).
+  const [row] = await prisma.$queryRaw<{ pending: bigint; oldest: Date | null; enabled: bigint; disabled: bigint }[]>`
+    SELECT
+      (SELECT count(*) FROM "WebhookDelivery" WHERE status = 'PENDING') AS pending,
+      (SELECT min("createdAt") FROM "WebhookDelivery" WHERE status = 'PENDING') AS oldest,
+      (SELECT count(*) FROM "WebhookEndpoint" WHERE enabled) AS enabled,
+      (SELECT count(*) FROM "WebhookEndpoint" WHERE NOT enabled) AS disabled`;
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestPendingSeconds: row?.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
+    enabled: Number(row?.enabled ?? 0),
+    disabled: Number(row?.disabled ?? 0),
   };
 }
 

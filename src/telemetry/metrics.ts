@@ -102,6 +102,44 @@ export const live = {
   }),
 };
 
+/**
+ * The change log's backlog and the webhook queue. The backlog is this process's: how far its log
+ * tailer (src/services/change-log.ts), which feeds its subscribers, is behind the log's committed
+ * rows. The queue's gauges are read from the database on scrape and are the same on every instance
+ * (take their max across instances); the counters are this process's attempts.
+ */
+export const changeLog = {
+  backlogRows: new Gauge({ name: 'cal_change_log_backlog_rows', help: 'Committed change-log rows this process’s log tailer has not read yet (0 while it has no reader).', registers: [registry] }),
+  backlogSeconds: new Gauge({
+    name: 'cal_change_log_backlog_seconds',
+    help: 'Age of the oldest committed change-log row this process’s log tailer has not read yet (0: none).',
+    registers: [registry],
+  }),
+};
+
+export const webhooks = {
+  pending: new Gauge({ name: 'cal_webhook_deliveries_pending', help: 'Webhook deliveries queued and not yet delivered or given up (whole database).', registers: [registry] }),
+  oldestPending: new Gauge({
+    name: 'cal_webhook_oldest_pending_seconds',
+    help: 'Age of the oldest pending webhook delivery (whole database; 0: none).',
+    registers: [registry],
+  }),
+  endpoints: new Gauge({ name: 'cal_webhook_endpoints', help: 'Webhook endpoints, by state (enabled, disabled) (whole database).', labelNames: ['state'] as const, registers: [registry] }),
+  attempts: new Counter({
+    name: 'cal_webhook_attempts_total',
+    help: 'Webhook delivery attempts by this process, by outcome (delivered: a 2xx answer; retry: failed, tried again later; given_up: failed for too long).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  }),
+  duration: new Histogram({
+    name: 'cal_webhook_attempt_duration_seconds',
+    help: 'Time of one webhook delivery attempt (address check, POST, answer read), whatever its outcome.',
+    buckets: SECONDS,
+    registers: [registry],
+  }),
+  disabled: new Counter({ name: 'cal_webhook_endpoints_disabled_total', help: 'Webhook endpoints this process disabled because every delivery failed for too long.', registers: [registry] }),
+};
+
 let defaults = false;
 /** Node's process metrics (event-loop lag and utilisation, heap, GC: prom-client's defaults), once. */
 export function collectProcessMetrics(): void {
@@ -121,8 +159,11 @@ export function collectProcessMetrics(): void {
 }
 let lastElu = performance.eventLoopUtilization();
 
-/** Sources read when scraped (a cache's size, a pool's counts): each registered once, read on each scrape. */
-type Sampler = () => void;
+/**
+ * Sources read when scraped (a cache's size, a pool's counts, one query for the webhook queue):
+ * each registered once, read on each scrape. A sampler that fails leaves its gauges as they were.
+ */
+type Sampler = () => void | Promise<void>;
 const samplers = new Set<Sampler>();
 export function sampleOnScrape(sampler: Sampler): () => void {
   samplers.add(sampler);
@@ -132,7 +173,7 @@ export function sampleOnScrape(sampler: Sampler): () => void {
 /** The exposition, after the samplers have set their gauges. */
 export async function exposition(): Promise<{ contentType: string; body: string }> {
   for (const gauge of [db.poolInUse, db.poolWaiting, db.poolSize, cache.bytes, cache.entries]) gauge.set(0);
-  for (const sample of samplers) sample();
+  await Promise.allSettled([...samplers].map(async (sample) => sample()));
   return { contentType: registry.contentType, body: await registry.metrics() };
 }
 

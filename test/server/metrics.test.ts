@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, launchServerProcess, stopServerProcesses, type LaunchedServer } from '../helpers/process.ts';
 import { createPostgresDatabase, testBackend } from '../helpers/database.ts';
@@ -25,8 +27,26 @@ describe('Prometheus metrics (CAL_METRICS_ADDR)', () => {
   let base: string;
   let metricsUrl: string;
   let drop = async () => {};
+  // A webhook receiver that answers 200; a second endpoint points at a closed port (its delivery
+  // fails and waits for a retry far away, so it stays pending).
+  let hooks: Server;
+  let received = 0;
   beforeAll(async () => {
-    const env: Record<string, string> = { CAL_ADMIN_LOGIN: 'admin', CAL_ADMIN_PASSWORD: 'secret-pass', DATABASE_URL: 'memory:' };
+    hooks = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received++;
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    const env: Record<string, string> = {
+      CAL_ADMIN_LOGIN: 'admin',
+      CAL_ADMIN_PASSWORD: 'secret-pass',
+      DATABASE_URL: 'memory:',
+      CAL_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      CAL_WEBHOOK_RETRY_BASE_MS: '3600000',
+    };
     if (testBackend === 'postgres') {
       const db = await createPostgresDatabase();
       env.DATABASE_URL = db.url;
@@ -39,6 +59,7 @@ describe('Prometheus metrics (CAL_METRICS_ADDR)', () => {
   }, START_BUDGET_MS);
   afterAll(async () => {
     stopServerProcesses();
+    hooks?.close();
     await drop();
   });
 
@@ -52,6 +73,15 @@ describe('Prometheus metrics (CAL_METRICS_ADDR)', () => {
   it('counts mixed traffic in every family, by route template; a thousand distinct URLs add no series', async () => {
     // Writes (a change delivered to an open subscription), REST reads (a miss, then hits), GraphQL, pages, feeds.
     const sub = await subscribeSse(base, 'subscription { eventChanged { action } }');
+    const closedPort = await freePort();
+    for (const url of [`http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`, `http://127.0.0.1:${closedPort}/hook`]) {
+      const added = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { authorization: ADMIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation ($input: AddWebhookEndpointInput!) { addWebhookEndpoint(input: $input) { __typename } }', variables: { input: { url, types: ['EVENT'] } } }),
+      });
+      expect(await added.json()).toEqual({ data: { addWebhookEndpoint: { __typename: 'AddWebhookEndpointSuccess' } } });
+    }
     const created = await fetch(`${base}${REST}/events`, {
       method: 'POST',
       headers: { authorization: ADMIN, 'content-type': 'application/json' },
@@ -68,7 +98,13 @@ describe('Prometheus metrics (CAL_METRICS_ADDR)', () => {
     expect((await fetch(`${base}/events/`)).status).toBe(200);
     expect((await fetch(`${base}/events.ics`)).status).toBe(200);
 
-    const first = await scrape();
+    // The webhook attempts (one delivered, one failed) are recorded after their answers.
+    const deadline = Date.now() + 60_000;
+    let first = await scrape();
+    while (Date.now() < deadline && !(/^cal_webhook_attempts_total\{outcome="delivered"\} /m.test(first) && /^cal_webhook_attempts_total\{outcome="retry"\} /m.test(first))) {
+      await new Promise((r) => setTimeout(r, 200));
+      first = await scrape();
+    }
     const s = series(first);
     // Every family of the issue, with the labels an operator filters by.
     expect(sum(s, 'cal_http_requests_total', ['route="/cal/events/v1/events/(?P<id>\\\\d+)"', 'surface="rest"', 'status="2xx"', 'method="GET"'])).toBe(3);
@@ -95,6 +131,20 @@ describe('Prometheus metrics (CAL_METRICS_ADDR)', () => {
     expect(sum(s, 'cal_subscriptions_open', ['transport="sse"'])).toBe(1);
     expect(sum(s, 'cal_change_deliveries_total')).toBeGreaterThanOrEqual(1);
     expect(sum(s, 'cal_change_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(1);
+    // The change log's backlog: this process's tailer has read every committed change (the subscriber got it).
+    expect(s.get('cal_change_log_backlog_rows')).toBe(0);
+    expect(s.get('cal_change_log_backlog_seconds')).toBe(0);
+    // The webhook queue: one delivered, one failed and pending until its retry; no URL in any label.
+    expect(received).toBeGreaterThanOrEqual(1);
+    expect(s.get('cal_webhook_attempts_total{outcome="delivered"}')).toBeGreaterThanOrEqual(1);
+    expect(s.get('cal_webhook_attempts_total{outcome="retry"}')).toBeGreaterThanOrEqual(1);
+    expect(sum(s, 'cal_webhook_attempt_duration_seconds_count')).toBeGreaterThanOrEqual(2);
+    expect(s.get('cal_webhook_deliveries_pending')).toBe(1);
+    expect(s.get('cal_webhook_oldest_pending_seconds')).toBeGreaterThan(0);
+    expect(s.get('cal_webhook_endpoints{state="enabled"}')).toBe(2);
+    expect(s.get('cal_webhook_endpoints{state="disabled"}')).toBe(0);
+    expect(s.get('cal_webhook_endpoints_disabled_total')).toBe(0);
+    expect([...s.keys()].filter((k) => k.startsWith('cal_webhook') && k.includes('127.0.0.1'))).toEqual([]);
     // The library's process metrics: event-loop lag and utilisation, heap, GC.
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_utilization', 'nodejs_heap_size_used_bytes', 'process_cpu_seconds_total']) expect(s.has(name), name).toBe(true);
     expect(first).toContain('# TYPE nodejs_gc_duration_seconds histogram');
