@@ -8,6 +8,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { OutboundRefusal, pinnedLookup, resolveOutboundUrl, type OutboundPolicy } from './outbound-url.ts';
 import { signWebhook, webhookEventType, webhookMessageId, WEBHOOK_TYPES } from './webhooks.ts';
 import { webhooks as metrics } from '../telemetry/metrics.ts';
+import { detached, fail, inNewTrace, SpanKind, withTraceparent } from '../telemetry/tracing.ts';
 
 /**
  * The webhook dispatcher: a reader of the change log like any subscriber, with a cursor per
@@ -237,7 +238,17 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
 
   async function attempt(d: Claimed): Promise<void> {
     const started = now();
-    const result = await post(d, started);
+    const result = await inNewTrace(
+      'WEBHOOK POST',
+      { 'webhook.endpoint.id': d.endpointId, 'webhook.message_id': d.messageId, 'server.address': URL.parse(d.url)?.host ?? '' },
+      async (span) => {
+        const answer = await post(d, started);
+        if (answer.status !== null) span?.setAttribute('http.response.status_code', answer.status);
+        if (span && !(answer.status !== null && answer.status >= 200 && answer.status < 300)) fail(span, new Error(answer.status !== null ? `HTTP ${answer.status}` : (answer.error ?? 'no answer')));
+        return answer;
+      },
+      SpanKind.CLIENT,
+    );
     const finished = now();
     const durationMs = Math.max(0, finished.getTime() - started.getTime());
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
@@ -291,11 +302,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     try {
       url = new URL(d.url);
       const addresses = await resolveOutboundUrl(url, policy);
-      const headers = {
+      // The delivery's trace goes on to the receiver (the signature covers the body, not this header).
+      const headers = withTraceparent({
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         ...signWebhook(d.secret, d.messageId, at, d.payload),
-      };
+      });
       const status = await send(url, addresses, headers, d.payload, timeoutMs);
       return { status };
     } catch (e) {
@@ -330,7 +342,9 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
       again = true;
       return;
     }
-    running = pass()
+    // A pass is not part of the request whose write woke it: its statements and delivery spans
+    // would otherwise land in that request's trace after it ended.
+    running = detached(pass)
       .catch((err: unknown) => log?.error({ err }, 'webhook dispatch pass failed'))
       .finally(() => {
         running = null;

@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context as OtelContext, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context as OtelContext, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -14,6 +14,7 @@ import { enableRequestScope } from './scope.ts';
  * caller's W3C `traceparent`), the REST route (rest-facade/wp/mount.ts), the GraphQL operation
  * (src/server/graphql-telemetry.ts), Prisma's spans (@prisma/instrumentation: the client operation
  * and each SQL statement), the change bus's publish and each purge (which sends `traceparent` on).
+ * Each webhook delivery attempt is a trace of its own (a client span; `traceparent` sent on too).
  * Off, `tracingOn()` is false and every helper here runs its function as it is.
  */
 let on = false;
@@ -60,12 +61,15 @@ export function startServerSpan(name: string, headers: Record<string, string | s
   return { span, context: trace.setSpan(parent, span) };
 }
 
-/** Runs `fn` in a child span of the active one; the span ends when `fn` settles, its error recorded. */
-export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+/**
+ * Runs `fn` in a child span of the active one (given to `fn`, undefined when tracing is off); the
+ * span ends when `fn` settles, its error recorded.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, fn: (span?: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   if (!on) return fn();
   return tracer().startActiveSpan(name, { attributes, kind }, async (span) => {
     try {
-      return await fn();
+      return await fn(span);
     } catch (e) {
       fail(span, e);
       throw e;
@@ -75,12 +79,29 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: () => Promis
   });
 }
 
+/**
+ * `inSpan` at the root of a trace of its own: background work (a webhook delivery) that a request's
+ * write may have woken up, but that is not part of that request and outlives it.
+ */
+export function inNewTrace<T>(name: string, attributes: Attributes, fn: (span?: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  if (!on) return fn();
+  return context.with(ROOT_CONTEXT, () => inSpan(name, attributes, fn, kind));
+}
+
+/**
+ * Runs `fn` outside whatever request is active (its trace and request scope): background work that
+ * a request merely woke up (the in-process bus calls its listeners inside the writing request).
+ */
+export function detached<T>(fn: () => T): T {
+  return context.with(ROOT_CONTEXT, fn);
+}
+
 export function fail(span: Span, e: unknown): void {
   span.recordException(e instanceof Error ? e : String(e));
   span.setStatus({ code: SpanStatusCode.ERROR, message: e instanceof Error ? e.message : String(e) });
 }
 
-/** Adds the active trace's `traceparent` to outgoing headers (purges), so the receiver continues it. */
+/** Adds the active trace's `traceparent` to outgoing headers (purges, webhooks), so the receiver continues it. */
 export function withTraceparent(headers: Record<string, string>): Record<string, string> {
   if (on) propagation.inject(context.active(), headers);
   return headers;

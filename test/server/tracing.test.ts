@@ -42,13 +42,28 @@ const attr = (s: OtlpSpan, key: string) => {
   return v ? Object.values(v)[0] : undefined;
 };
 
+/** A webhook receiver: the headers of every POST it answers (200). */
+function webhookReceiver(): Promise<{ server: Server; url: string; headers: Record<string, string | string[] | undefined>[] }> {
+  const headers: Record<string, string | string[] | undefined>[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      headers.push(req.headers);
+      res.writeHead(200).end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, headers })));
+}
+
 describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
+  let hooks: Awaited<ReturnType<typeof webhookReceiver>>;
   let server: LaunchedServer;
   let base: string;
   let drop = async () => {};
   beforeAll(async () => {
     receiver = await otlpReceiver();
+    hooks = await webhookReceiver();
     const env: Record<string, string> = {
       CAL_ADMIN_LOGIN: 'admin',
       CAL_ADMIN_PASSWORD: 'secret-pass',
@@ -58,6 +73,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'cal-events-under-test',
+      CAL_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     };
     if (testBackend === 'postgres') {
       const db = await createPostgresDatabase();
@@ -70,6 +86,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   afterAll(async () => {
     stopServerProcesses();
     receiver?.server.close();
+    hooks?.server.close();
     await drop();
   });
 
@@ -127,5 +144,35 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(line).toMatchObject({ trace_id: traceId, span_id: http.spanId, route: '/cal/events/v1/events', operations: ['EventsArchive'], status: 200 });
     expect(typeof line!.ms).toBe('number');
     expect(typeof line!.requestId).toBe('string');
+  }, 120_000);
+
+  it('a webhook delivery is a client span whose traceparent the receiver gets', async () => {
+    const added = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation ($input: AddWebhookEndpointInput!) { addWebhookEndpoint(input: $input) { __typename } }', variables: { input: { url: hooks.url, types: ['EVENT'] } } }),
+    });
+    expect(await added.json()).toEqual({ data: { addWebhookEndpoint: { __typename: 'AddWebhookEndpointSuccess' } } });
+    const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Hooked', status: 'publish', start_date: '2030-07-01 10:00:00', end_date: '2030-07-01 11:00:00' }),
+    });
+    expect(created.status).toBe(201);
+
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !hooks.headers.length) await new Promise((r) => setTimeout(r, 100));
+    const traceparent = String(hooks.headers[0]?.traceparent);
+    const m = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(traceparent);
+    expect(m, traceparent).not.toBeNull();
+    const [, traceId, spanId] = m!;
+    while (Date.now() < deadline && !receiver.spans.some((s) => s.spanId === spanId)) await new Promise((r) => setTimeout(r, 200));
+    // The span the receiver continues is the delivery's client span, at the root of a trace of its
+    // own (not inside the request whose write it carries).
+    const span = receiver.spans.find((s) => s.spanId === spanId);
+    expect(span, receiver.spans.map((s) => s.name).join(', ')).toMatchObject({ name: 'WEBHOOK POST', kind: 3, traceId });
+    expect(span!.parentSpanId || undefined).toBeUndefined();
+    expect(attr(span!, 'http.response.status_code')).toBe(200);
+    expect(attr(span!, 'server.address')).toBe(new URL(hooks.url).host);
   }, 120_000);
 });
