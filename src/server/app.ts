@@ -72,6 +72,7 @@ export function buildApp({
     trustedDocuments: config.trustedDocuments,
     compile: config.compileOperations,
     metrics: config.metrics !== null,
+    traceResolvers: config.traceResolvers,
   });
   const executor = createExecutor(yoga);
 

@@ -102,6 +102,7 @@ const schema = z.object({
   CAL_GRAPHQL_INTROSPECTION: bool.default(true),
   CAL_GRAPHQL_TRUSTED_DOCUMENTS: z.string().min(1).optional(),
   CAL_GRAPHQL_COMPILE: bool.default(true),
+  CAL_TRACE_RESOLVERS: bool.default(false),
   // host:port of the Prometheus metrics listener (its own, never the public one), or `off`.
   CAL_METRICS_ADDR: z
     .string()
@@ -206,6 +207,8 @@ export interface Config {
   trustedDocuments: TrustedDocuments | null;
   /** CAL_GRAPHQL_COMPILE: the fixed operations (REST, pages, trusted documents) run compiled (src/server/compiled-operations.ts). */
   compileOperations: boolean;
+  /** CAL_TRACE_RESOLVERS: a span per resolver run, when traces are on (src/server/graphql-telemetry.ts). */
+  traceResolvers: boolean;
   /** CAL_METRICS_ADDR: where `/metrics` is served (src/server/metrics-listener.ts); null: off. */
   metrics: { host: string; port: number } | null;
   /** CAL_SITE_TITLE, CAL_SITE_LOGO_URL, CAL_SITE_NAV, CAL_SITE_STYLESHEET. */
@@ -274,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustedDocuments,
     compileOperations: e.CAL_GRAPHQL_COMPILE,
+    traceResolvers: e.CAL_TRACE_RESOLVERS,
     metrics: metricsAddress(e.CAL_METRICS_ADDR),
     port: e.PORT,
     host: e.HOST,

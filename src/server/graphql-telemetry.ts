@@ -1,9 +1,9 @@
 import type { Plugin } from 'graphql-yoga';
-import type { DocumentNode, ExecutionResult, OperationDefinitionNode } from 'graphql';
+import { defaultFieldResolver, isObjectType, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { trace, type Span } from '@opentelemetry/api';
 import { bounded, db, graphql } from '../telemetry/metrics.ts';
 import { currentRequest } from '../telemetry/scope.ts';
-import { fail, inSpan, tracingOn } from '../telemetry/tracing.ts';
+import { fail, inResolverSpan, inSpan, tracingOn } from '../telemetry/tracing.ts';
 import { INTERNAL_OPERATION } from './graphql-limits.ts';
 
 /**
@@ -14,8 +14,12 @@ import { INTERNAL_OPERATION } from './graphql-limits.ts';
  *
  * Operation names of the facade's and the pages' operations are the code's own; names sent by
  * clients of `/graphql` are bounded (`bounded`), as are error codes.
+ *
+ * With `resolvers` (CAL_TRACE_RESOLVERS) and traces on, each run of a field's own resolver is a span
+ * under the operation's, so a slow field and its SQL show where an operation spends its time. Off by
+ * default: a list of a hundred events is hundreds of spans.
  */
-export function useGraphQLTelemetry(opts: { metrics: boolean }): Plugin {
+export function useGraphQLTelemetry(opts: { metrics: boolean; resolvers?: boolean }): Plugin {
   const publicName = bounded(100);
   const code = bounded(50);
   const nameOf = (args: { operationName?: string | null; contextValue?: unknown }, op: OperationDefinitionNode | undefined) => {
@@ -23,6 +27,9 @@ export function useGraphQLTelemetry(opts: { metrics: boolean }): Plugin {
     return internal(args.contextValue) ? name : publicName(name);
   };
   return {
+    onSchemaChange({ schema }) {
+      if (opts.resolvers && tracingOn()) traceResolvers(schema);
+    },
     instrumentation: {
       // Named by onExecute below, which runs inside it (this payload has no operation yet).
       execute: (_payload, wrapped) => {
@@ -67,6 +74,29 @@ export function useGraphQLTelemetry(opts: { metrics: boolean }): Plugin {
       };
     },
   };
+}
+
+const wrapped = new WeakSet<object>();
+
+/**
+ * Wraps, in place and once, the resolver of each field that has one of its own (not graphql's
+ * default, nor a Pothos exposed field's, which only reads a property): graphql-js and the compiled operations (graphql-jit,
+ * which reads the resolvers when it compiles) both run the wrapped one.
+ */
+function traceResolvers(schema: GraphQLSchema): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const resolve = field.resolve;
+      if (!resolve || resolve === defaultFieldResolver || field.extensions.pothosExposedField !== undefined || wrapped.has(field)) continue;
+      wrapped.add(field);
+      const name = `resolve ${type.name}.${field.name}`;
+      field.resolve = (source, args, context, info) =>
+        inResolverSpan(name, { 'graphql.field.name': info.fieldName, 'graphql.field.type': String(info.returnType), 'graphql.parent.type': type.name }, () =>
+          resolve(source, args, context, info),
+        );
+    }
+  }
 }
 
 /** The spans of executions (the active span in onExecute may be another: none traced, a REST route's). */

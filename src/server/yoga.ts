@@ -55,6 +55,8 @@ export function createGraphQLServer(
     compile?: boolean;
     /** Count and time operations (CAL_METRICS_ADDR not `off`). */
     metrics?: boolean;
+    /** A span per resolver run, when traces are on (CAL_TRACE_RESOLVERS). */
+    traceResolvers?: boolean;
   },
 ) {
   const trustedTexts = new Set(opts.trustedDocuments?.values() ?? []);
@@ -76,7 +78,7 @@ export function createGraphQLServer(
       // plugin's onExecute/onExecuteDone (metrics, tracing) sees them all the same, wherever it stands.
       ...(opts.compile === false ? [] : [useCompiledOperations({ compile: (context) => internal(context) || trusted(context, trustedTexts) })]),
       // Metrics and spans of each execution, compiled or not (src/server/graphql-telemetry.ts).
-      useGraphQLTelemetry({ metrics: opts.metrics ?? false }),
+      useGraphQLTelemetry({ metrics: opts.metrics ?? false, resolvers: opts.traceResolvers ?? false }),
     ],
     ...yogaLimitOptions(opts.limits),
     graphqlEndpoint: '/graphql',

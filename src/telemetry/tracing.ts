@@ -80,6 +80,37 @@ export function inSpan<T>(name: string, attributes: Attributes, fn: (span?: Span
 }
 
 /**
+ * A GraphQL resolver's span: `fn` may answer synchronously or with a promise (or throw); the span
+ * ends when its answer is there, and is the active one while it runs, so Prisma's spans nest in it.
+ */
+export function inResolverSpan<T>(name: string, attributes: Attributes, fn: () => T): T {
+  if (!on) return fn();
+  const span = tracer().startSpan(name, { attributes });
+  return context.with(trace.setSpan(context.active(), span), () => {
+    let result: T;
+    try {
+      result = fn();
+    } catch (e) {
+      fail(span, e);
+      span.end();
+      throw e;
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value: unknown) => (span.end(), value),
+        (e: unknown) => {
+          fail(span, e);
+          span.end();
+          throw e;
+        },
+      ) as T;
+    }
+    span.end();
+    return result;
+  });
+}
+
+/**
  * `inSpan` at the root of a trace of its own: background work (a webhook delivery) that a request's
  * write may have woken up, but that is not part of that request and outlives it.
  */

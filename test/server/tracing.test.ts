@@ -74,6 +74,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_SERVICE_NAME: 'cal-events-under-test',
       CAL_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      CAL_TRACE_RESOLVERS: 'true',
     };
     if (testBackend === 'postgres') {
       const db = await createPostgresDatabase();
@@ -174,5 +175,38 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(span!.parentSpanId || undefined).toBeUndefined();
     expect(attr(span!, 'http.response.status_code')).toBe(200);
     expect(attr(span!, 'server.address')).toBe(new URL(hooks.url).host);
+  }, 120_000);
+
+  it('CAL_TRACE_RESOLVERS: each resolver of its own is a span under the operation, with its SQL below it', async () => {
+    const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
+      method: 'POST',
+      headers: { authorization: ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Resolved', status: 'publish', start_date: '2030-08-01 10:00:00', end_date: '2030-08-01 11:00:00' }),
+    });
+    expect(created.status).toBe(201);
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: JSON.stringify({ query: 'query Counted { events(first: 1, filter: { defaultWindow: false }) { totalCount edges { node { title titleRaw } } } }', operationName: 'Counted' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ data: { events: { edges: [{ node: { title: expect.any(String), titleRaw: expect.any(String) } }] } } });
+    const deadline = Date.now() + 30_000;
+    const mine = () => receiver.spans.filter((s) => s.traceId === traceId);
+    while (Date.now() < deadline && !mine().some((s) => s.kind === 2)) await new Promise((r) => setTimeout(r, 200));
+    const spans = mine();
+    const operation = spans.find((s) => s.name === 'query Counted');
+    expect(operation, spans.map((s) => s.name).join(', ')).toBeDefined();
+    const field = spans.find((s) => s.name === 'resolve Query.events');
+    expect(field, spans.map((s) => s.name).join(', ')).toBeDefined();
+    expect(field!.parentSpanId).toBe(operation!.spanId);
+    expect(attr(field!, 'graphql.field.name')).toBe('events');
+    // The field's statements are its own children (or further down), not the operation's directly.
+    const below = (parent: OtlpSpan): OtlpSpan[] => spans.filter((s) => s.parentSpanId === parent.spanId).flatMap((c) => [c, ...below(c)]);
+    expect(below(field!).some((s) => s.name.startsWith('prisma:'))).toBe(true);
+    // A field with a resolver of its own is traced; one that only exposes a value (graphql's default resolver) is not.
+    expect(spans.some((s) => s.name === 'resolve Event.title'), spans.map((s) => s.name).join(', ')).toBe(true);
+    expect(spans.some((s) => s.name === 'resolve Event.titleRaw')).toBe(false);
   }, 120_000);
 });
