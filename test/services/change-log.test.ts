@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { changeLogTailer, headCursor, pruneChanges, readChanges, recordChanges, type ChangeLogRow } from '../../src/services/change-log.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { ChangeLogTailer, changeLogTailer, headCursor, pruneChanges, readChanges, recordChanges, type ChangeLogRow } from '../../src/services/change-log.ts';
 import { createLocalChangeBus, type ChangeBus } from '../../src/services/changes.ts';
 import { createTerm } from '../../src/services/terms.ts';
 import { testBackend } from '../helpers/database.ts';
@@ -92,6 +92,31 @@ describe('the change log', () => {
     } finally {
       off();
     }
+  });
+
+  it('measures how far a tailer is behind the committed rows (the backlog metric), zero once it read them', async () => {
+    const writer = { ...(await h.contextFor('ADMINISTRATOR')), changes: deadBus() };
+    // No wake-up from the bus and, with its poll's interval never firing, no read until told.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const tailer = new ChangeLogTailer(h.db.prisma, createLocalChangeBus());
+    // Started (its position set) once this resolves.
+    const { off } = await tailer.onRows(() => {});
+    try {
+      expect(await tailer.backlog()).toEqual({ rows: 0, seconds: 0 });
+      await createTerm(writer, 'TAG', { name: 'Behind' });
+      await createTerm(writer, 'TAG', { name: 'Further behind' });
+      const behind = await tailer.backlog();
+      expect(behind.rows).toBe(2);
+      expect(behind.seconds).toBeGreaterThanOrEqual(0);
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await tailer.backlog()).seconds).toBeGreaterThan(0);
+      // Once it reads (a wake-up), nothing is behind.
+      await expect.poll(async () => (tailer.wake(), tailer.backlog()), { timeout: 10_000 }).toEqual({ rows: 0, seconds: 0 });
+    } finally {
+      off();
+      vi.useRealTimers();
+    }
+    expect(await tailer.backlog()).toEqual({ rows: 0, seconds: 0 });
   });
 
   it('refuses a cursor older than the log keeps with CURSOR_EXPIRED', async () => {
