@@ -61,15 +61,17 @@ export function resumingWsClient(server: TestServer): { client: Client; away(whi
   };
 }
 
-const EVENT_CHANGES = `query ($after: String) { changes(after: $after, first: 100, types: [EVENT]) { edges { cursor } pageInfo { hasNextPage endCursor } } }`;
+const EVENT_CHANGES = `query ($after: String) { changes(after: $after, first: 100, types: [EVENT]) { edges { cursor node { action recordId } } pageInfo { hasNextPage endCursor } } }`;
 
-/** The cursors of the event changes in the log after `after` (all pages). */
-async function eventChangeCursors(server: TestServer, after: string | null): Promise<string[]> {
-  const cursors: string[] = [];
+type Logged = { cursor: string; node: { action: string; recordId: string } };
+
+/** The event changes in the log after `after` (all pages). */
+async function eventChanges(server: TestServer, after: string | null): Promise<Logged[]> {
+  const cursors: Logged[] = [];
   for (let from = after; ; ) {
     const r = await server.graphql<any>(EVENT_CHANGES, { after: from });
     expect(r.errors).toBeUndefined();
-    cursors.push(...r.data.changes.edges.map((e: { cursor: string }) => e.cursor));
+    cursors.push(...(r.data.changes.edges as Logged[]));
     if (!r.data.changes.pageInfo.hasNextPage) return cursors;
     from = r.data.changes.pageInfo.endCursor;
   }
@@ -92,10 +94,16 @@ export async function resumeAcrossADroppedSocket(
     const r = await server.api(`/events/${id}`, { method: 'POST', as: 'admin', body: { title } });
     expect(r.status).toBe(200);
   };
-  const start = (await eventChangeCursors(server, null)).at(-1)!;
+  // The record's creation, once the log shows it (on PostgreSQL a change becomes readable a moment
+  // after its commit, behind the log's visibility horizon): the start, with nothing of ours before.
+  const created = { action: 'CREATED', recordId: Buffer.from(`Event:${id}`).toString('base64') };
+  let start: string | undefined;
+  await expect
+    .poll(async () => (start = (await eventChanges(server, null)).find((c) => c.node.action === created.action && c.node.recordId === created.recordId)?.cursor), { timeout: 15_000 })
+    .toBeDefined();
   await rename('before subscribing');
   const received: string[] = [];
-  const unsubscribe = subscribe(start, received);
+  const unsubscribe = subscribe(start!, received);
   try {
     await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
     await rename('live');
@@ -110,7 +118,7 @@ export async function resumeAcrossADroppedSocket(
     // Nothing more trickles in (a repeat would).
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(resuming.connections()).toBe(2);
-    return { received, logged: await eventChangeCursors(server, start) };
+    return { received, logged: (await eventChanges(server, start!)).map((c) => c.cursor) };
   } finally {
     unsubscribe();
     await resuming.client.dispose();
