@@ -9,7 +9,7 @@ import { isRecordId } from '../src/domain/ids.ts';
  * database IDs, such as the REST facade. A global ID never consists of digits only, so the two
  * forms cannot be confused.
  */
-const NODE_TYPES = ['Event', 'Venue', 'Organizer', 'Image', 'EventCategory', 'EventTag', 'User'] as const;
+const NODE_TYPES = ['Event', 'Venue', 'Organizer', 'Image', 'EventCategory', 'EventTag', 'User', 'WebhookEndpoint', 'WebhookDelivery'] as const;
 export type NodeTypeName = (typeof NODE_TYPES)[number];
 
 export const globalId = (typename: NodeTypeName, databaseId: number) => encodeGlobalID(typename, databaseId);

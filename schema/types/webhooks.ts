@@ -10,7 +10,8 @@ import {
 } from '../../src/services/webhooks.ts';
 import type { ChangeAction } from '../../src/services/changes.ts';
 import { builder } from '../builder.ts';
-import { writeErrors } from '../errors.ts';
+import { raisesDomainErrors, writeErrors } from '../errors.ts';
+import { globalId, optionalRecordId, recordId } from '../ids.ts';
 import { ChangeActionEnum } from './changes.ts';
 
 /**
@@ -48,6 +49,7 @@ const WebhookAttemptRef = builder.objectRef<AttemptRow>('WebhookAttempt').implem
 const WebhookDeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery').implement({
   description: 'One change for one endpoint: its payload and its attempts.',
   fields: (t) => ({
+    id: t.id({ description: 'Its global ID (`redeliverWebhook(deliveryId:)`).', resolve: (d) => globalId('WebhookDelivery', d.id) }),
     databaseId: t.exposeInt('id'),
     webhookId: t.exposeString('messageId', { description: 'The `webhook-id` header: the same for every attempt and redelivery.' }),
     type: t.exposeString('type', { description: 'The payload\'s `type` (`event.updated`).' }),
@@ -65,6 +67,7 @@ const WebhookDeliveryRef = builder.objectRef<DeliveryRow>('WebhookDelivery').imp
 const WebhookEndpointRef = builder.objectRef<EndpointRow>('WebhookEndpoint').implement({
   description: 'Where changes are POSTed, signed per the Standard Webhooks specification.',
   fields: (t) => ({
+    id: t.id({ description: 'Its global ID (`removeWebhookEndpoint(id:)`, `enableWebhookEndpoint(id:)`).', resolve: (e) => globalId('WebhookEndpoint', e.id) }),
     databaseId: t.exposeInt('id'),
     url: t.exposeString('url'),
     secret: t.exposeString('secret', { description: 'The signing secret (`whsec_…`), for `new Webhook(secret).verify(body, headers)`.' }),
@@ -81,10 +84,12 @@ const WebhookEndpointRef = builder.objectRef<EndpointRow>('WebhookEndpoint').imp
       description: 'Its deliveries, newest first, each with its attempts.',
       args: {
         first: t.arg.int({ description: '1 to 100 (default 20).' }),
-        before: t.arg.int({ description: 'Only deliveries with a smaller databaseId (the next page).' }),
+        before: t.arg.id({ description: 'Only deliveries older than this one (its `id`): the next page.' }),
         status: t.arg({ type: WebhookDeliveryStatusEnum }),
       },
-      resolve: (e, args, ctx) => listWebhookDeliveries(ctx, e.id, args),
+      resolve: raisesDomainErrors(async (e, args, ctx) =>
+        listWebhookDeliveries(ctx, e.id, { ...args, before: optionalRecordId(args.before, ['WebhookDelivery'], 'before') }),
+      ),
     }),
   }),
 });
@@ -135,21 +140,21 @@ builder.mutationFields((t) => ({
     type: RemoveWebhookEndpointSuccess,
     description: 'Removes a webhook endpoint (administrators only).',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int({ required: true, description: 'Its databaseId.' }) },
-    resolve: async (_root, args, ctx) => ({ endpoint: await removeWebhookEndpoint(ctx, args.id) }),
+    args: { id: t.arg.id({ required: true, description: "The endpoint's `id`." }) },
+    resolve: async (_root, args, ctx) => ({ endpoint: await removeWebhookEndpoint(ctx, recordId(args.id, ['WebhookEndpoint'], 'id')) }),
   }),
   enableWebhookEndpoint: t.field({
     type: EnableWebhookEndpointSuccess,
     description: 'Enables an endpoint that was disabled for failing (administrators only).',
     errors: { types: [...writeErrors] },
-    args: { id: t.arg.int({ required: true, description: 'Its databaseId.' }) },
-    resolve: async (_root, args, ctx) => ({ endpoint: await enableWebhookEndpoint(ctx, args.id) }),
+    args: { id: t.arg.id({ required: true, description: "The endpoint's `id`." }) },
+    resolve: async (_root, args, ctx) => ({ endpoint: await enableWebhookEndpoint(ctx, recordId(args.id, ['WebhookEndpoint'], 'id')) }),
   }),
   redeliverWebhook: t.field({
     type: RedeliverWebhookSuccess,
     description: 'Sends a delivery again at once, with its own `webhook-id` (administrators only).',
     errors: { types: [...writeErrors] },
-    args: { deliveryId: t.arg.int({ required: true, description: 'The delivery\'s databaseId.' }) },
-    resolve: async (_root, args, ctx) => ({ delivery: await redeliverWebhook(ctx, args.deliveryId) }),
+    args: { deliveryId: t.arg.id({ required: true, description: "The delivery's `id`." }) },
+    resolve: async (_root, args, ctx) => ({ delivery: await redeliverWebhook(ctx, recordId(args.deliveryId, ['WebhookDelivery'], 'deliveryId')) }),
   }),
 }));

@@ -104,3 +104,17 @@ export const changesSubscription = graphql`
     }
   }
 `;
+
+// Resuming: every change carries its cursor; subscribing again `after` it misses nothing.
+export const resumableSubscription = graphql`
+  subscription EventResumeSubscription($after: String) {
+    eventChanged(after: $after) {
+      cursor
+      action
+      event {
+        id
+        title
+      }
+    }
+  }
+`;

@@ -24,6 +24,7 @@ import {
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { testBackend } from '../helpers/database.ts';
+import { resumeAcrossADroppedSocket, resumingWsClient } from '../helpers/resume.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { compileRelay, type RelayArtifacts } from './compile.ts';
 
@@ -47,7 +48,7 @@ const answered: { name: string; variables: Variables; json: GraphQLResponseWithD
 
 beforeAll(async () => {
   compiled = compileRelay(testBackend);
-  for (const name of ['CalendarPageQuery', 'EventListPaginationQuery', 'EventRowRefetchQuery', 'CreateEventMutation', 'DeleteEventMutation', 'EventChangesSubscription']) {
+  for (const name of ['CalendarPageQuery', 'EventListPaginationQuery', 'EventRowRefetchQuery', 'CreateEventMutation', 'DeleteEventMutation', 'EventChangesSubscription', 'EventResumeSubscription']) {
     ops[name] = await artifact(name);
   }
   listFragment = await artifact<ReaderFragment>('EventList_query');
@@ -64,7 +65,7 @@ afterAll(async () => {
  * A Relay environment on the server: queries anonymously, mutations as the administrator, both
  * by `doc_id` alone (no text: the artifacts are persisted); subscriptions over graphql-ws, by ID.
  */
-function environment(): Environment {
+function environment(subscriptions: Client = ws): Environment {
   const fetchFn = async (params: RequestParameters, variables: Variables): Promise<GraphQLResponse> => {
     expect(params.text, `${params.name} is persisted`).toBeNull();
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -79,7 +80,7 @@ function environment(): Environment {
     return json;
   };
   const subscribeFn = (params: RequestParameters, variables: Variables) =>
-    Observable.create<GraphQLResponse>((sink) => ws.subscribe({ query: params.text ?? '', variables, extensions: { doc_id: params.id } }, sink as never));
+    Observable.create<GraphQLResponse>((sink) => subscriptions.subscribe({ query: params.text ?? '', variables, extensions: { doc_id: params.id } }, sink as never));
   return new Environment({ network: Network.create(fetchFn, subscribeFn), store: new Store(new RecordSource()) });
 }
 
@@ -255,5 +256,21 @@ describe('Relay: a paginated list, its rows, writes and the change feed', () => 
     expect(other.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
     const unknown = await server.request('/graphql', { method: 'POST', body: { doc_id: 'f'.repeat(64) } });
     expect(unknown.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');
+  });
+
+  it("requestSubscription resumes after a dropped socket from the last cursor: nothing missed, nothing repeated", async () => {
+    const resuming = resumingWsClient(server);
+    const env = environment(resuming.client);
+    const { received, logged } = await resumeAcrossADroppedSocket(server, resuming, (after, cursors) => {
+      const subscription = requestSubscription(env, {
+        subscription: ops.EventResumeSubscription!,
+        variables: { after },
+        onNext: (response) => cursors.push((response as { eventChanged: { cursor: string } }).eventChanged.cursor),
+        onError: (e) => cursors.push(`error ${String(e)}`),
+      });
+      return () => subscription.dispose();
+    });
+    expect(logged).toHaveLength(5);
+    expect(received).toEqual(logged);
   });
 });

@@ -6,6 +6,7 @@ import { Client as UrqlClient, fetchExchange, subscriptionExchange } from '@urql
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { resumeAcrossADroppedSocket, resumingWsClient } from '../helpers/resume.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 // The clients frontends use, in Node without a browser, against the real server.
@@ -97,7 +98,54 @@ describe('Apollo Client', () => {
   });
 });
 
-describe('urql', () => {
+const RESUMABLE = gql`
+  subscription Resumable($after: String) {
+    eventChanged(after: $after) { cursor action event { title } }
+  }
+`;
+
+describe('Apollo Client, resuming', () => {
+  it('resumes after a dropped socket with graphql-ws\'s retry and the last cursor: nothing missed, nothing repeated', async () => {
+    const resuming = resumingWsClient(server);
+    const client = new ApolloClient({ link: new GraphQLWsLink(resuming.client), cache: new InMemoryCache() });
+    try {
+      const { received, logged } = await resumeAcrossADroppedSocket(server, resuming, (after, cursors) => {
+        const subscription = client
+          .subscribe({ query: RESUMABLE, variables: { after } })
+          .subscribe({ next: (r) => cursors.push((r.data as { eventChanged: { cursor: string } }).eventChanged.cursor) });
+        return () => subscription.unsubscribe();
+      });
+      expect(logged).toHaveLength(5);
+      expect(received).toEqual(logged);
+    } finally {
+      client.stop();
+    }
+  });
+});
+
+describe('urql, resuming', () => {
+  it('resumes after a dropped socket with graphql-ws\'s retry and the last cursor: nothing missed, nothing repeated', async () => {
+    const resuming = resumingWsClient(server);
+    const client = new UrqlClient({
+      url: `${server.base}/graphql`,
+      exchanges: [
+        subscriptionExchange({
+          forwardSubscription: (request) => ({
+            subscribe: (sink) => ({ unsubscribe: resuming.client.subscribe({ ...request, query: request.query ?? '' }, sink) }),
+          }),
+        }),
+      ],
+    });
+    const { received, logged } = await resumeAcrossADroppedSocket(server, resuming, (after, cursors) => {
+      const { unsubscribe } = client.subscription(RESUMABLE, { after }).subscribe((r) => {
+        if (r.data) cursors.push((r.data as { eventChanged: { cursor: string } }).eventChanged.cursor);
+      });
+      return unsubscribe;
+    });
+    expect(logged).toHaveLength(5);
+    expect(received).toEqual(logged);
+  });
+
   it('queries over HTTP and subscribes over SSE (graphql-sse)', async () => {
     const sse = createSseClient({ url: `${server.base}/graphql` });
     const client = new UrqlClient({

@@ -3,6 +3,7 @@ import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
@@ -54,7 +55,7 @@ function receiver() {
 const ADD = `mutation ($input: AddWebhookEndpointInput!) {
   addWebhookEndpoint(input: $input) {
     __typename
-    ... on AddWebhookEndpointSuccess { webhookEndpoint { databaseId url secret types actions enabled } }
+    ... on AddWebhookEndpointSuccess { webhookEndpoint { id databaseId url secret types actions enabled } }
     ... on Error { message code }
   }
 }`;
@@ -62,13 +63,14 @@ const DELIVERIES = `{
   webhookEndpoints {
     __typename
     ... on QueryWebhookEndpointsSuccess {
-      data { databaseId enabled disabledReason failingSince
-        deliveries(first: 50) { databaseId webhookId type status attemptCount payload attempts { statusCode error } } }
+      data { id databaseId enabled disabledReason failingSince
+        deliveries(first: 50) { id databaseId webhookId type status attemptCount payload attempts { statusCode error } } }
     }
   }
 }`;
 
 interface DeliveryView {
+  id: string;
   databaseId: number;
   webhookId: string;
   type: string;
@@ -78,6 +80,7 @@ interface DeliveryView {
   attempts: { statusCode: number | null; error: string | null }[];
 }
 interface EndpointView {
+  id: string;
   databaseId: number;
   enabled: boolean;
   disabledReason: string | null;
@@ -107,7 +110,7 @@ beforeEach(async () => {
 async function addEndpoint(input: Record<string, unknown> = {}) {
   const r = await s.graphql(ADD, { input: { url: hook.url(), ...input } });
   expect(r.data.addWebhookEndpoint.__typename).toBe('AddWebhookEndpointSuccess');
-  return r.data.addWebhookEndpoint.webhookEndpoint as { databaseId: number; secret: string };
+  return r.data.addWebhookEndpoint.webhookEndpoint as { id: string; databaseId: number; secret: string };
 }
 
 async function endpoints(): Promise<EndpointView[]> {
@@ -200,13 +203,38 @@ describe('webhook deliveries', () => {
     expect(delivered.at(-1)!.data.record).toMatchObject({ title: 'v4' });
   });
 
+  it('names endpoints and deliveries by global IDs, and refuses an ID of another type', async () => {
+    const endpoint = await addEndpoint();
+    expect(decodeGlobalID(endpoint.id)).toEqual({ typename: 'WebhookEndpoint', id: String(endpoint.databaseId) });
+    await s.create('/organizers', { organizer: 'First' });
+    await s.create('/organizers', { organizer: 'Second' });
+    await until(() => hook.received.length >= 2);
+    const [view] = await endpoints();
+    const [newer, older] = view!.deliveries;
+    expect(decodeGlobalID(newer!.id)).toEqual({ typename: 'WebhookDelivery', id: String(newer!.databaseId) });
+    // `before` pages by a delivery's global ID.
+    const page = await s.graphql(
+      `query ($before: ID) { webhookEndpoints { ... on QueryWebhookEndpointsSuccess { data { deliveries(before: $before) { id } } } } }`,
+      { before: newer!.id },
+    );
+    expect(page.data.webhookEndpoints.data[0].deliveries).toEqual([{ id: older!.id }]);
+    // An endpoint's ID where a delivery's is due (and the reverse) is the client's mistake, with its code.
+    const REDELIVER = `mutation ($id: ID!) { redeliverWebhook(deliveryId: $id) { __typename ... on ValidationError { code field } } }`;
+    expect((await s.graphql(REDELIVER, { id: endpoint.id })).data.redeliverWebhook).toEqual({ __typename: 'ValidationError', code: 'WRONG_KIND', field: 'deliveryId' });
+    const REMOVE = `mutation ($id: ID!) { removeWebhookEndpoint(id: $id) { __typename ... on RemoveWebhookEndpointSuccess { webhookEndpoint { id } } ... on ValidationError { code field } } }`;
+    expect((await s.graphql(REMOVE, { id: newer!.id })).data.removeWebhookEndpoint).toEqual({ __typename: 'ValidationError', code: 'WRONG_KIND', field: 'id' });
+    expect((await s.graphql(REMOVE, { id: 'not-an-id' })).data.removeWebhookEndpoint).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id' });
+    expect((await s.graphql(REMOVE, { id: endpoint.id })).data.removeWebhookEndpoint).toEqual({ __typename: 'RemoveWebhookEndpointSuccess', webhookEndpoint: { id: endpoint.id } });
+    expect(await endpoints()).toEqual([]);
+  });
+
   it('redelivers a delivery on request, with its webhook-id', async () => {
     await addEndpoint();
     await s.create('/organizers', { organizer: 'Redelivered Org' });
     await until(() => hook.received.length >= 1);
     const [view] = await endpoints();
     const delivery = view!.deliveries[0]!;
-    const r = await s.graphql(`mutation ($id: Int!) { redeliverWebhook(deliveryId: $id) { __typename ... on RedeliverWebhookSuccess { delivery { status } } } }`, { id: delivery.databaseId });
+    const r = await s.graphql(`mutation ($id: ID!) { redeliverWebhook(deliveryId: $id) { __typename ... on RedeliverWebhookSuccess { delivery { status } } } }`, { id: delivery.id });
     expect(r.data.redeliverWebhook).toEqual({ __typename: 'RedeliverWebhookSuccess', delivery: { status: 'PENDING' } });
     await until(() => hook.received.length >= 2);
     expect(hook.received.map((x) => x.headers['webhook-id'])).toEqual([delivery.webhookId, delivery.webhookId]);
@@ -301,7 +329,7 @@ describe('webhook deliveries', () => {
     await strict.runOnce();
     expect(hook.received.length).toBe(sent);
     hook.statuses.length = 0;
-    const enabled = await s.graphql(`mutation ($id: Int!) { enableWebhookEndpoint(id: $id) { __typename ... on EnableWebhookEndpointSuccess { webhookEndpoint { enabled disabledReason } } } }`, { id: endpoint.databaseId });
+    const enabled = await s.graphql(`mutation ($id: ID!) { enableWebhookEndpoint(id: $id) { __typename ... on EnableWebhookEndpointSuccess { webhookEndpoint { enabled disabledReason } } } }`, { id: endpoint.id });
     expect(enabled.data.enableWebhookEndpoint.webhookEndpoint).toEqual({ enabled: true, disabledReason: null });
     await until(() => hook.received.at(-1)?.status === 200);
     expect((await endpoints())[0]!.deliveries[0]!.status).toBe('DELIVERED');
