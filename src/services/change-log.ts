@@ -418,6 +418,18 @@ export async function followChanges(
     buffer.push(...rows);
     signal?.();
   });
+  // Without `after`, the stream is of what commits from now on. The tailer may still be behind the
+  // horizon (a transaction open anywhere on the server holds it), so rows it has yet to pass can
+  // have committed before this moment: a snapshot taken after listening tells them apart exactly.
+  let committedBefore: ((txid: bigint) => boolean) | null = null;
+  if (!opts.after) {
+    try {
+      committedBefore = await snapshotSees(db);
+    } catch (error) {
+      off();
+      throw error;
+    }
+  }
   const stream = new Repeater<ChangeLogRow>(async (push, stop) => {
     let stopped = false;
     void stop.then(() => {
@@ -442,7 +454,7 @@ export async function followChanges(
           const at = decodeCursor(row.cursor);
           if (!after(at, position)) continue;
           position = at;
-          if (wanted(row)) await push(row);
+          if (wanted(row) && !committedBefore?.(at.txid)) await push(row);
         }
         if (stopped) break;
         await new Promise<void>((resolve) => (signal = resolve));
@@ -459,6 +471,20 @@ export async function followChanges(
     return end(value);
   };
   return stream;
+}
+
+/**
+ * Which transactions the database's current snapshot sees as ended (`pg_current_snapshot()`):
+ * those below its xmin, and those below its xmax not listed as running. A log row of such a
+ * transaction committed before the snapshot was taken.
+ */
+async function snapshotSees(db: DatabaseClient): Promise<(txid: bigint) => boolean> {
+  const [row] = await db.$queryRaw<{ snapshot: string }[]>`SELECT pg_current_snapshot()::text AS snapshot`;
+  const [xmin, xmax, running] = row!.snapshot.split(':');
+  const low = BigInt(xmin!);
+  const high = BigInt(xmax!);
+  const open = new Set(running ? running.split(',').map(BigInt) : []);
+  return (txid) => txid < low || (txid < high && !open.has(txid));
 }
 
 /** Checks a cursor given by a client: INVALID_CURSOR when it is none of ours, CURSOR_EXPIRED when it is older than the log keeps. */
