@@ -130,6 +130,14 @@ function operation(resource: string, method: HttpMethod, name: EndpointName, arg
   } else {
     responses[name === 'create' ? '201' : '200'] = { description: name === 'remove' ? 'The deleted (or trashed) record.' : 'The record.', content: json(record) };
   }
+  // Reads answer a conditional request (If-None-Match, If-Modified-Since) whose copy is current with
+  // 304 and no body.
+  if (method === 'GET') {
+    responses['304'] = {
+      description: 'Not modified: the copy the request named (`If-None-Match`, `If-Modified-Since`) is current. No body.',
+      headers: { ETag: { description: 'The current version’s validator.', schema: { type: 'string' } } },
+    };
+  }
   op.responses = { ...responses, ...errorResponses(name) };
   if (method !== 'GET') op.security = [{ basic: [] }];
   return op;
