@@ -6,6 +6,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { type Change, type ChangeAction, type ChangeBus, type ChangeKind } from './changes.ts';
 import type { Context } from './context.ts';
 import { retryOnWriteConflict, wholeWrite } from './retry.ts';
+import { detached } from '../telemetry/tracing.ts';
 
 /**
  * The change log: every change a write makes (what `publishChange` announces: the record's own
@@ -345,7 +346,10 @@ export class ChangeLogTailer {
       return;
     }
     this.reading = true;
-    void this.drain().finally(() => {
+    // The process's reader, not a request's: a wake-up comes from a writer's bus message or a
+    // subscriber's first listen, and its reads must not count against (or outlive) that request's
+    // database budget and trace.
+    void detached(() => this.drain()).finally(() => {
       this.reading = false;
       if (this.again) {
         this.again = false;
@@ -377,7 +381,7 @@ export class ChangeLogTailer {
   private start(): Promise<void> {
     this.ready ??= (async () => {
       this.position = decodeCursor(await headCursor(this.db));
-      this.timer = setInterval(() => this.wake(), POLL_MS);
+      this.timer = detached(() => setInterval(() => this.wake(), POLL_MS));
       this.timer.unref();
     })().catch((error: unknown) => {
       this.ready = null;
