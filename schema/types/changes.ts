@@ -5,6 +5,7 @@ import { CHANGE_ACTIONS, type ChangeAction, type ChangeKind } from '../../src/se
 import { checkCursor, followChanges, readChanges, type ChangeLogRow } from '../../src/services/change-log.ts';
 import { readableWhere, viewerCanRead } from '../../src/services/visibility.ts';
 import { retryRead } from '../../src/services/retry.ts';
+import { withRenewedBudget } from '../../src/db/request-budget.ts';
 import type { ObjectFieldThunk, ObjectRef } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { builder } from '../builder.ts';
@@ -71,7 +72,9 @@ async function deliveries<Row>(
   after: string | null,
   load: (id: number) => Promise<Row | null>,
 ): Promise<AsyncIterable<Delivery<Row>>> {
-  const judge = (change: ChangeLogRow) => judgeChange(ctx, change, load);
+  // Each delivery reads with a budget of its own: the stream's stages run in the context of the
+  // request that opened it (an SSE request, a socket's first read) for as long as it lasts.
+  const judge = (change: ChangeLogRow) => withRenewedBudget(() => judgeChange(ctx, change, load));
   const wanted = (change: ChangeLogRow) => !(filter.ids?.length && !filter.ids.includes(change.id));
   const delivered = (d: Delivery<Row> | null): d is Delivery<Row> => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
   return pipe(await followChanges(ctx.prisma, ctx.changes, { after, types: [kind] }), filterStream(wanted), map(judge), filterStream(delivered));

@@ -29,6 +29,17 @@ export function withQueryBudget<T>(limit: number, fn: () => Promise<T>): Promise
   return withValue(BUDGET, { used: 0, limit } satisfies Budget, fn);
 }
 
+/**
+ * Runs `fn` with a budget of its own, as large as the current one (unbounded when there is none):
+ * for work that repeats for as long as one request lasts, such as each delivery of a
+ * subscription, whose statements would otherwise add up in the budget of the request that opened
+ * it until a long-lived subscription is ended for being too expensive.
+ */
+export function withRenewedBudget<T>(fn: () => Promise<T>): Promise<T> {
+  const budget = valueOf<Budget>(BUDGET);
+  return budget ? withQueryBudget(budget.limit, fn) : fn();
+}
+
 /** Counts one statement against the current request's budget; throws past it. */
 export function chargeStatement(): void {
   const budget = valueOf<Budget>(BUDGET);

@@ -4,6 +4,7 @@ import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 
 import type { Executor, PreparedOperation } from '../../schema/executor.ts';
 import type { Context } from '../services/context.ts';
 import { QUERY_BUDGET_MESSAGE } from '../db/request-budget.ts';
+import { useDeliveryBudgets } from './delivery-budget.ts';
 import { errorChain } from '../db/error-chain.ts';
 import { databaseUnavailable, RETRY_AFTER_S, UNAVAILABLE_MESSAGE } from '../db/unavailable.ts';
 import { csrfPlugins, graphqlLimitPlugins, INTERNAL_OPERATION, yogaLimitOptions, type GraphQLLimits } from './graphql-limits.ts';
@@ -70,6 +71,8 @@ export function createGraphQLServer(
       useDeferStream(),
       // Every subscription event carries its change's cursor (SSE: the event's id).
       useChangeCursors(),
+      // Each event a subscription delivers reads within a statement budget of its own.
+      useDeliveryBudgets(),
       ...graphqlLimitPlugins(opts.limits),
       ...csrfPlugins(),
       // A mutation answers once the byte cache's freshness has moved on (src/server/cache/freshness.ts).

@@ -7,6 +7,7 @@ import { type Change, type ChangeAction, type ChangeBus, type ChangeKind } from 
 import type { Context } from './context.ts';
 import { retryOnWriteConflict, wholeWrite } from './retry.ts';
 import { detached } from '../telemetry/tracing.ts';
+import { withRenewedBudget } from '../db/request-budget.ts';
 
 /**
  * The change log: every change a write makes (what `publishChange` announces: the record's own
@@ -444,7 +445,8 @@ export async function followChanges(
       let position = decodeCursor(opts.after ?? cursor);
       if (opts.after) {
         for (;;) {
-          const rows = await readChanges(db, { after: encodeCursor(position), limit: BATCH, types: opts.types });
+          // A long replay reads batch after batch in the opening request's context: each with a budget of its own.
+          const rows = await withRenewedBudget(() => readChanges(db, { after: encodeCursor(position), limit: BATCH, types: opts.types }));
           for (const row of rows) {
             if (stopped) return;
             await push(row);
