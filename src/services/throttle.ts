@@ -25,6 +25,8 @@ import { redisOptions, reportOutages, type OutageLogger } from './redis-client.t
  */
 const requireHere = createRequire(import.meta.url);
 const loadRedis = () => requireHere('ioredis') as typeof import('ioredis');
+/** The longest a Node timer waits, in whole seconds. */
+const MAX_TIMER_S = Math.floor(0x7fffffff / 1000);
 const loadLimiters = () => requireHere('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
 
 export interface ThrottleOptions {
@@ -260,13 +262,22 @@ class SharedLoginThrottle implements LoginThrottlePolicy {
     this.limit = opts.limit;
     this.share = Math.max(1, Math.min(3, opts.limit));
     const { RateLimiterRedis, RateLimiterMemory } = loadLimiters();
+    // rate-limiter-flexible's memory store forgets each key with a timer, and Node fires a timer
+    // longer than 2^31 - 1 ms (~24.8 days) at once: a 30-day key (a known address) would be forgotten
+    // as soon as it is set. The in-memory fallback keeps such keys for as long as a timer can wait.
+    const memory = (name: string, points: number, duration: number) => {
+      const fallback = new RateLimiterMemory({ keyPrefix: name, points, duration: Math.min(duration, MAX_TIMER_S) });
+      const set = fallback.set.bind(fallback);
+      fallback.set = (key, setPoints, secDuration, options) => set(key, setPoints, Math.min(secDuration, MAX_TIMER_S), options);
+      return fallback;
+    };
     const limiter = (name: string, points: number, duration: number) =>
       new RateLimiterRedis({
         storeClient: redis,
         keyPrefix: `${opts.prefix}:auth:${name}`,
         points,
         duration,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration }),
+        insuranceLimiter: memory(name, points, duration),
         // Not connected: straight to the insurance limiter, without sending anything.
         rejectIfRedisNotReady: true,
       });
