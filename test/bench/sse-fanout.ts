@@ -266,6 +266,9 @@ async function run(bus: 'redis' | 'postgres', postgresUrl: string): Promise<bool
     const maxRss = samplers.map((s) => s.overall());
     for (const s of samplers) s.stop();
     const loadAfter = load();
+    // Whether what the fanout took is kept: RSS once the instances had a moment to collect.
+    await sleep(5_000);
+    const settledRss = instances.map((c) => readRss(c.pid));
 
     const fromAnswer: number[] = [];
     const fromStart: number[] = [];
@@ -325,7 +328,7 @@ async function run(bus: 'redis' | 'postgres', postgresUrl: string): Promise<bool
     console.log(`setup: ${subs.length} subscriptions in ${(setupMs / 1000).toFixed(1)} s (${OPEN_AT_ONCE} opened at once)`);
     console.log(
       table(
-        ['instance', 'CPU during fanout', 'CPU per write', 'CPU of setup', 'RSS idle', 'RSS subscribed', 'RSS max in fanout'],
+        ['instance', 'CPU during fanout', 'CPU per write', 'CPU of setup', 'RSS idle', 'RSS subscribed', 'RSS max in fanout', 'RSS 5 s after'],
         instances.map((_, i) => [
           String(i + 1),
           `${ms(cpuMs[i]!)} ms`,
@@ -334,6 +337,7 @@ async function run(bus: 'redis' | 'postgres', postgresUrl: string): Promise<bool
           mb(idleRss[i]!),
           mb(subscribedRss[i]!),
           mb(maxRss[i]!),
+          mb(settledRss[i]!),
         ]),
       ),
     );
