@@ -71,10 +71,11 @@ async function deliveries<Row>(
   filter: Filter,
   after: string | null,
   load: (id: number) => Promise<Row | null>,
+  audience: string,
 ): Promise<AsyncIterable<Delivery<Row>>> {
   // Each delivery reads with a budget of its own: the stream's stages run in the context of the
   // request that opened it (an SSE request, a socket's first read) for as long as it lasts.
-  const judge = (change: ChangeLogRow) => withRenewedBudget(() => judgeChange(ctx, change, load));
+  const judge = (change: ChangeLogRow) => withRenewedBudget(() => judgeChange(ctx, change, (id) => sharedRead(change, audience, () => load(id))));
   const wanted = (change: ChangeLogRow) => !(filter.ids?.length && !filter.ids.includes(change.id));
   const delivered = (d: Delivery<Row> | null): d is Delivery<Row> => d !== null && (!filter.actions?.length || filter.actions.includes(d.action));
   return pipe(await followChanges(ctx.prisma, ctx.changes, { after, types: [kind] }), filterStream(wanted), map(judge), filterStream(delivered));
@@ -95,6 +96,31 @@ async function judgeChange<Row>(ctx: Context, change: ChangeLogRow, load: (id: n
   const record = await retryRead(() => load(id));
   if (record) return { cursor, action: change.action, id, record };
   return change.before && couldRead ? { cursor, action: 'DELETED', id, record: null } : null;
+}
+
+/**
+ * The records read for the live changes of this process, by change and audience. The tailer hands
+ * the same row objects to every subscription of the process, and subscribers whose reads are the
+ * same query (`audience`: what they may read) would each read the same record: the first one reads
+ * it, the others share its answer, so a change costs one read per audience instead of one per
+ * subscriber. The entries go with the row once every subscriber has passed it. A subscriber that
+ * judges the change later gets the record as it was read then; any later write of it is a later
+ * change, read afresh. Replayed rows (`after`) are the subscriber's own and shared with nobody.
+ */
+const sharedReads = new WeakMap<ChangeLogRow, Map<string, Promise<unknown>>>();
+
+function sharedRead<Row>(change: ChangeLogRow, audience: string, read: () => Promise<Row | null>): Promise<Row | null> {
+  let reads = sharedReads.get(change);
+  if (!reads) sharedReads.set(change, (reads = new Map()));
+  const shared = reads.get(audience) as Promise<Row | null> | undefined;
+  if (shared) return shared;
+  const reading = read();
+  reads.set(audience, reading);
+  // A failed read is not handed to later judges: they (and retryRead) read again.
+  reading.catch(() => {
+    if (reads.get(audience) === reading) reads.delete(audience);
+  });
+  return reading;
 }
 
 /** The cursor of the change each subscription's context delivered last (the server's `extensions.cursor` and SSE `id:`). */
@@ -121,6 +147,8 @@ function defineChangeField<Row>(opts: {
   type: NodeTypeName;
   kind: ChangeKind;
   load: (ctx: Context, id: number) => Promise<Row | null>;
+  /** Subscribers with the same audience make the same `load` query (they share its answer: `sharedRead`). */
+  audience: (ctx: Context) => string;
   record: ObjectFieldThunk<typeof builder.$inferSchemaTypes, Delivery<Row>>;
   /** The record as an edge of its default list (`ref`: that list's edge type). */
   edge: { ref: ObjectRef<typeof builder.$inferSchemaTypes, Edge<unknown>>; of: (ctx: Context, row: NoInfer<Row>) => Edge<unknown> };
@@ -175,7 +203,10 @@ function defineChangeField<Row>(opts: {
           }
           throw error;
         };
-        return prepared().then((decoded) => deliveries(ctx, opts.kind, { actions: args.filter?.actions, ids: decoded }, after, (id) => opts.load(ctx, id)), refused);
+        return prepared().then(
+          (decoded) => deliveries(ctx, opts.kind, { actions: args.filter?.actions, ids: decoded }, after, (id) => opts.load(ctx, id), opts.audience(ctx)),
+          refused,
+        );
       },
       resolve: (delivery, _args, ctx) => {
         lastCursors.set(ctx, delivery.cursor);
@@ -188,6 +219,10 @@ function defineChangeField<Row>(opts: {
 const RECORD = { nullable: true, description: 'The record as it is now; null when DELETED.' } as const;
 /** A post the subscriber may read as it is now (the trash is out of view). */
 const readableNow = (ctx: Context, id: number) => ({ id, ...readableWhere(ctx), NOT: { status: 'trash' as const } });
+/** Who reads the same posts: the condition `readableNow` adds for this viewer. */
+const postAudience = (ctx: Context) => JSON.stringify(readableWhere(ctx));
+/** Terms are read alike by everyone. */
+const everyone = () => '';
 
 defineChangeField<Event>({
   field: 'eventChanged',
@@ -195,6 +230,7 @@ defineChangeField<Event>({
   recordField: 'event',
   type: 'Event',
   kind: 'EVENT',
+  audience: postAudience,
   load: (ctx, id) => ctx.prisma.event.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: EventRef, ...RECORD }),
   edge: { ref: EventEdgeRef, of: eventEdgeOf },
@@ -205,6 +241,7 @@ defineChangeField<Venue>({
   recordField: 'venue',
   type: 'Venue',
   kind: 'VENUE',
+  audience: postAudience,
   load: (ctx, id) => ctx.prisma.venue.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: VenueRef, ...RECORD }),
   edge: venueEdges,
@@ -215,6 +252,7 @@ defineChangeField<Organizer>({
   recordField: 'organizer',
   type: 'Organizer',
   kind: 'ORGANIZER',
+  audience: postAudience,
   load: (ctx, id) => ctx.prisma.organizer.findFirst({ where: readableNow(ctx, id) }),
   record: (t) => t.expose('record', { type: OrganizerRef, ...RECORD }),
   edge: organizerEdges,
@@ -225,6 +263,7 @@ defineChangeField<Category>({
   recordField: 'eventCategory',
   type: 'EventCategory',
   kind: 'EVENT_CATEGORY',
+  audience: everyone,
   load: (ctx, id) => ctx.prisma.category.findUnique({ where: { id } }),
   record: (t) => t.expose('record', { type: EventCategoryRef, ...RECORD }),
   edge: categoryEdges,
@@ -235,6 +274,7 @@ defineChangeField<Tag>({
   recordField: 'eventTag',
   type: 'EventTag',
   kind: 'EVENT_TAG',
+  audience: everyone,
   load: (ctx, id) => ctx.prisma.tag.findUnique({ where: { id } }),
   record: (t) => t.expose('record', { type: EventTagRef, ...RECORD }),
   edge: tagEdges,

@@ -25,7 +25,7 @@
  * (/usr/lib/postgresql/<version>/bin, or PG_BIN); without them it says what is missing and exits 0.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,6 +33,7 @@ import { killChildren, ROOT, startChild, type Child } from './process.ts';
 import { seedUrl } from './seed.ts';
 import { hotTitle, hotVersions, Load, STALE_AFTER_MS, type Hot, type Request } from './topology/load.ts';
 import { HOT_QUERY, NS, restEvent } from './topology/operations.ts';
+import { shippedEnv } from './topology/env.ts';
 import { postgresMissing, startPostgres, type PostgresServer } from './topology/postgres.ts';
 import { sseSubscriber, wsSubscriber, type Subscriber } from './topology/subscribers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './topology/webhooks.ts';
@@ -86,12 +87,6 @@ interface Cluster {
   env: Record<string, string>;
   seed: Awaited<ReturnType<typeof seedUrl>>;
   webhooks: WebhookReceiver;
-}
-
-/** The variables of deploy/systemd/cal-events.env (KEY=value lines). */
-function shippedEnv(): Record<string, string> {
-  const text = readFileSync(path.join(ROOT, 'deploy/systemd/cal-events.env'), 'utf8');
-  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1]!, m[2]!.trim()]));
 }
 
 async function startInstance(cluster: Pick<Cluster, 'env' | 'ports'>, i: number): Promise<Child> {

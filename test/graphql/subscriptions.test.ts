@@ -245,3 +245,28 @@ describe('resuming a subscription', () => {
     expect(await refusal({ 'last-event-id': 'nonsense' })).toEqual({ status: 400, extensions: expect.objectContaining({ code: 'INVALID_CURSOR', field: 'Last-Event-ID' }) });
   });
 });
+
+describe('subscribers of one process', () => {
+  it('share the read of a changed record with the subscribers who may read the same (one read per audience, not one each)', async () => {
+    const statements: string[] = [];
+    let counting = false;
+    const shared = await startTestServer({ now: null, changes: countingChangeBus().bus, onQuery: (sql) => counting && statements.push(sql) });
+    const subs: SseSubscription[] = [];
+    try {
+      const QUERY = 'subscription { eventChanged { action event { title } } }';
+      for (let i = 0; i < 6; i++) subs.push(await subscribeSse(shared.base, QUERY));
+      for (let i = 0; i < 2; i++) subs.push(await subscribeSse(shared.base, QUERY, { authorization: shared.authHeader('admin') }));
+      counting = true;
+      expect((await shared.api('/events', event('Shared Read'))).status).toBe(201);
+      for (const s of subs) expect((await s.next(5_000)).data.eventChanged).toEqual({ action: 'CREATED', event: { title: 'Shared Read' } });
+      counting = false;
+      // The subscriptions' own read of the event (`readableNow`: its ID, the viewer's condition, not trashed).
+      const reads = statements.filter((s) => /FROM "public"\."Event" AS "t0" WHERE \("t0"\."id" = \$1 AND .*NOT "t0"\."status" =/.test(s));
+      // Anonymous subscribers read published events, administrators any: two audiences.
+      expect(reads).toHaveLength(2);
+    } finally {
+      for (const s of subs) s.close();
+      await shared.close();
+    }
+  });
+});

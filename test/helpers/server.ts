@@ -76,6 +76,8 @@ export interface TestServerOptions {
   now?: Date | null;
   /** Change bus of this server; default the process-wide in-process bus. */
   changes?: ChangeBus;
+  /** Sees every SQL statement the server's database runs. */
+  onQuery?: (sql: string) => void;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function retried<T>(ask: () => Promise<T>): Promise<T> {
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ onQuery: opts.onQuery });
   const config = loadConfig({ CAL_TIMEZONE: SAMPLE_TIMEZONE, CAL_LOG_LEVEL: 'silent', CAL_ADMIN_LOGIN: ADMIN_LOGIN, CAL_ADMIN_PASSWORD: passwordOf(ADMIN_LOGIN), ...opts.env });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const fixed = opts.now === undefined ? SAMPLE_CLOCK : opts.now;
