@@ -52,7 +52,23 @@ function phpFloat(text: string): number {
   return m ? Number(m[0]) : 0;
 }
 
-function parseOne(cost: string): CostEntry[] {
+// Parsing is pure and a calendar's events share a few costs (`Free`, `$10`), read on every list
+// (formatted and as values; a cost without a number is transliterated for its slug): keep recent
+// parses (bounded; the cache starts over when full). Entries are frozen, so sharing them is safe.
+const PARSE_LIMIT = 5_000;
+const parses = new Map<string, readonly CostEntry[]>();
+
+function parseOne(cost: string): readonly CostEntry[] {
+  let out = parses.get(cost);
+  if (out === undefined) {
+    out = Object.freeze(parseUncached(cost).map((e) => Object.freeze(e)));
+    if (parses.size >= PARSE_LIMIT) parses.clear();
+    parses.set(cost, out);
+  }
+  return out;
+}
+
+function parseUncached(cost: string): CostEntry[] {
   const matches = [...cost.matchAll(COST_RE)];
   if (!matches.length) {
     const key = slugify(cost);

@@ -29,7 +29,15 @@ let ids: { event: number; venue: number; organizer: number };
 
 beforeAll(async () => {
   h = await createGraphQLHarness({ now: () => NOW, onQuery: (sql) => counting && statements.push(sql) });
-  const venue = (await h.ok(`mutation { createVenue(input: { name: "Hall", city: "Springfield" }) { ... on CreateVenueSuccess { venue { databaseId } } } }`)).createVenue.venue.databaseId;
+  // Images on events and on a venue: an image whose row a parent loaded must not be loaded again.
+  const images: number[] = [];
+  for (const name of ['poster', 'hall']) {
+    const image = await h.db.prisma.attachment.create({
+      data: { post: { create: { type: 'ATTACHMENT' } }, url: `https://cdn.example.org/${name}.jpg`, mimeType: 'image/jpeg', width: 800, height: 600, filesize: 1234 },
+    });
+    images.push(image.id);
+  }
+  const venue = (await h.ok(`mutation { createVenue(input: { name: "Hall", city: "Springfield", image: "${images[1]}" }) { ... on CreateVenueSuccess { venue { databaseId } } } }`)).createVenue.venue.databaseId;
   let first: { databaseId: number; organizers: { databaseId: number }[] } | undefined;
   for (let i = 0; i < 24; i++) {
     const created = await h.ok(
@@ -41,6 +49,7 @@ beforeAll(async () => {
           startDate: `2026-12-${String((i % 28) + 1).padStart(2, '0')} 19:00`,
           endDate: `2026-12-${String((i % 28) + 1).padStart(2, '0')} 22:00`,
           cost: i % 3 ? `${10 + i}` : '',
+          ...(i % 2 ? { image: String(images[0]) } : {}),
           venues: i % 4 ? [{ id: venue }] : [{ create: { name: `Other ${i}` } }],
           organizers: [{ create: { name: `Org ${i % 5}`, email: `org${i % 5}@example.org` } }],
           categories: [`cat-${i % 3}`, `cat-${(i + 1) % 3}`],
