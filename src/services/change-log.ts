@@ -6,6 +6,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { type Change, type ChangeAction, type ChangeBus, type ChangeKind } from './changes.ts';
 import type { Context } from './context.ts';
 import { retryOnWriteConflict, wholeWrite } from './retry.ts';
+import { isSlugConflict } from './slugs.ts';
 import { detached } from '../telemetry/tracing.ts';
 import { withRenewedBudget } from '../db/request-budget.ts';
 
@@ -242,21 +243,34 @@ class ChangeRecorder implements ChangeBus {
  * client is the transaction and whose `publishChange` collects; the rows are inserted before the
  * commit, and the changes published on the bus after it. Nested writes (a write calling another,
  * or the import's transaction around one record) join the outer one. The transaction is run again
- * on a deadlock or serialization failure, as single writes were (retry.ts).
+ * on a deadlock or serialization failure, as single writes were (retry.ts), and on a slug taken
+ * meanwhile (writeWithUniqueSlug joins it without a savepoint).
  */
 export async function recordChanges<T>(ctx: Context, write: (ctx: Context) => Promise<T>): Promise<T> {
   if (ctx.changes instanceof ChangeRecorder) return write(ctx);
   const recorder = new ChangeRecorder(ctx.changes);
-  const result = await retryOnWriteConflict(() =>
-    inTransaction(ctx.prisma, (tx) =>
-      wholeWrite.run(true, async () => {
-        recorder.pending = [];
-        const value = await write({ ...ctx, origin: ctx.origin ?? ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
-        await appendChanges(tx, recorder.pending);
-        return value;
-      }),
-    ),
-  );
+  const run = () =>
+    retryOnWriteConflict(() =>
+      inTransaction(ctx.prisma, (tx) =>
+        wholeWrite.run(true, async () => {
+          recorder.pending = [];
+          const value = await write({ ...ctx, origin: ctx.origin ?? ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
+          await appendChanges(tx, recorder.pending);
+          return value;
+        }),
+      ),
+    );
+  let result: T;
+  // A slug taken by a concurrent writer (from another base: `x-2` beside `x`) aborted the
+  // transaction: writeWithUniqueSlug runs without a savepoint in here. The next run finds it taken.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      result = await run();
+      break;
+    } catch (error) {
+      if (!isSlugConflict(error) || attempt >= 5) throw error;
+    }
+  }
   for (const change of recorder.pending) recorder.bus.publish(change);
   return result;
 }
