@@ -21,7 +21,6 @@ import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.
 import { resolvePublicationDate } from './publication.ts';
 import {
   forEachSeriesMember,
-  markOverride,
   materializeSeries,
   prepareSeries,
   seriesData,
@@ -263,9 +262,7 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   ctx = await prefetchImages(ctx, imagesOf(input));
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
-  const id = await writeEvent(ctx, address, input);
-  await markOverride(ctx, id);
-  return id;
+  return retryOnVanishedLink(() => writeEventRow(ctx, address, input, true), EVENT_LINKS);
 }
 
 /** `updateEvent`'s write of one event row, run again when a record it links vanished meanwhile (retry.ts). */
@@ -273,7 +270,11 @@ function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Prom
   return retryOnVanishedLink(() => writeEventRow(ctx, address, input), EVENT_LINKS);
 }
 
-const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput): Promise<number> => {
+/**
+ * With `override` (a scope-THIS write: every REST write too), an occurrence keeps its own time and
+ * fields from now on: marked in the same transaction, with the dates the update returned.
+ */
+const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput, override = false): Promise<number> => {
   const row = await locatePost(ctx, 'EVENT', address);
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
@@ -321,13 +322,17 @@ const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input:
   const movesCounts = links.categories !== undefined || links.tags !== undefined || data.status !== undefined;
   const write = async (db: TransactionClient, slug?: string) => {
     if (movesCounts) await lockCountedRows(db, row.id, links);
-    return db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
+    return db.event.update({
+      where: { id: row.id },
+      data: { ...data, ...(slug ? { slug } : {}) },
+      select: { startLocal: true, endLocal: true, startUtc: true, endUtc: true },
+    });
   };
-  if (wantsSlug && slugify(wantsSlug) !== current.slug) {
-    await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
-  } else {
-    await retryOnWriteConflict(() => (movesCounts ? inTransaction(ctx.prisma, (tx) => write(tx)) : write(ctx.prisma)));
-  }
+  const dates =
+    wantsSlug && slugify(wantsSlug) !== current.slug
+      ? await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id })
+      : await retryOnWriteConflict(() => (movesCounts ? inTransaction(ctx.prisma, (tx) => write(tx)) : write(ctx.prisma)));
+  if (override) await ctx.prisma.eventOccurrence.updateMany({ where: { eventId: row.id }, data: { ...dates, overridden: true } });
   // The terms after the write: those it set, the others as they were (no read back).
   const termsAfter = termChanges(links.categories ?? categoriesBefore.map((c) => c.categoryId), links.tags ?? tagsBefore.map((t) => t.tagId));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...termsAfter);
