@@ -17,7 +17,7 @@ import { stamp } from './clock.ts';
 import { prefetchImages, resolveImageRef } from './images.ts';
 import type { EventInput, LinkedRef } from './event-input.ts';
 import { createLinkedPost } from './linked-posts.ts';
-import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
+import { insertPost, locatePost, lookupWhere, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
   forEachSeriesMember,
@@ -275,14 +275,17 @@ function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Prom
  * fields from now on: marked in the same transaction, with the dates the update returned.
  */
 const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput, override = false): Promise<number> => {
-  const row = await locatePost(ctx, 'EVENT', address);
+  // The row and its terms in one statement, which also answers locatePost's question (one round trip
+  // less per update than locating, then reading); locatePost tells why when there is none.
+  const include = { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } } as const;
+  const where = lookupWhere(address);
+  const found =
+    (where && (await ctx.prisma.event.findUnique({ where, include }))) ??
+    (await ctx.prisma.event.findUniqueOrThrow({ where: { id: (await locatePost(ctx, 'EVENT', address)).id }, include }));
+  const { categories: categoriesBefore, tags: tagsBefore, ...current } = found;
+  const row = current;
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
-  // The row and its terms in one statement: one round trip less per update.
-  const { categories: categoriesBefore, tags: tagsBefore, ...current } = await ctx.prisma.event.findUniqueOrThrow({
-    where: { id: row.id },
-    include: { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } },
-  });
   const termsBefore = termChanges(
     categoriesBefore.map((c) => c.categoryId),
     tagsBefore.map((t) => t.tagId),
