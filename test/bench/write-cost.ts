@@ -9,8 +9,8 @@
  * only the side-by-side ratios mean anything, so the load average is printed with them.
  *
  * Environment (all optional):
- *   WRITE_COST_REVS=7755851^,.      the two revisions compared (git archive of each; `.` is this
- *                                   working tree); the ratios are second ÷ first
+ *   WRITE_COST_REVS=7755851^,.      the revisions compared, two or more (git archive of each; `.` is
+ *                                   this working tree); the ratios are each later one ÷ the first
  *   WRITE_COST_BACKENDS=postgres,pglite
  *   WRITE_COST_ROUNDS=12            rounds; each sends one batch of creates, then one of updates, to each server
  *   WRITE_COST_BATCH=40             writes per batch (sequential, one connection)
@@ -29,7 +29,7 @@ import { seedUrl, type SeedInfo } from './seed.ts';
 
 const env = process.env;
 const REVS = (env.WRITE_COST_REVS ?? '7755851^,.').split(',').map((s) => s.trim());
-if (REVS.length !== 2) throw new Error('WRITE_COST_REVS: two revisions, comma-separated');
+if (REVS.length < 2) throw new Error('WRITE_COST_REVS: two revisions or more, comma-separated');
 const BACKENDS = (env.WRITE_COST_BACKENDS ?? 'postgres,pglite').split(',').map((s) => s.trim());
 const ROUNDS = Number(env.WRITE_COST_ROUNDS ?? 12);
 const BATCH = Number(env.WRITE_COST_BATCH ?? 40);
@@ -194,7 +194,8 @@ async function idleCpu(side: Side, ms: number): Promise<number> {
 
 async function benchBackend(backend: string, revs: { root: string; label: string }[]) {
   console.log(`\n=== ${backend}: ${revs.map((r) => r.label).join(' vs ')} · ${ROUNDS} rounds × ${BATCH} writes · ${EVENTS} events seeded · load ${load()}`);
-  const sides = [await prepare(backend, revs[0]!, 0), await prepare(backend, revs[1]!, 1)];
+  const sides: Side[] = [];
+  for (const [i, rev] of revs.entries()) sides.push(await prepare(backend, rev, i));
   // Warm-up: every route compiled and cached, pools filled.
   for (const s of sides) {
     await batch(s, 'create', false);
@@ -203,9 +204,10 @@ async function benchBackend(backend: string, revs: { root: string; label: string
   const idle = await Promise.all(sides.map((s) => idleCpu(s, 5000)));
   const loads: number[] = [os.loadavg()[0]!];
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 ? [sides[1]!, sides[0]!] : [sides[0]!, sides[1]!];
+    // Each revision first as often as last: a drift of the machine's load favours none.
+    const order = round % 2 ? [...sides].reverse() : sides;
     for (const kind of ['create', 'update'] as const) for (const s of order) await batch(s, kind, true);
-    for (const kind of ['create', 'update'] as const) sides[1]!.ratios[kind].push(sides[1]!.perBatch[kind].at(-1)! / sides[0]!.perBatch[kind].at(-1)!);
+    for (const kind of ['create', 'update'] as const) for (const s of sides.slice(1)) s.ratios[kind].push(s.perBatch[kind].at(-1)! / sides[0]!.perBatch[kind].at(-1)!);
     loads.push(os.loadavg()[0]!);
   }
   console.log(`load average (1 min) during the rounds: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on ${os.cpus().length} CPUs`);
@@ -221,13 +223,16 @@ async function benchBackend(backend: string, revs: { root: string; label: string
           ` · wall ${f2(t.wall / t.n)} ms/write`,
       );
     }
-    const [a, b] = [sides[0]!.totals[kind], sides[1]!.totals[kind]];
-    const r = sides[1]!.ratios[kind];
-    console.log(
-      `  ${sides[1]!.label} ÷ ${sides[0]!.label}: server CPU ${pct(b.cpu / b.n / (a.cpu / a.n))} (median of the rounds' ratios ${pct(median(r))}, range ${pct(Math.min(...r))} … ${pct(Math.max(...r))})` +
-        (sides[0]!.dbCpu ? `, PostgreSQL CPU ${pct(b.db / a.db)}, server+db ${pct((b.cpu + b.db) / (a.cpu + a.db))}` : '') +
-        `, wall ${pct(b.wall / a.wall)}`,
-    );
+    const a = sides[0]!.totals[kind];
+    for (const s of sides.slice(1)) {
+      const b = s.totals[kind];
+      const r = s.ratios[kind];
+      console.log(
+        `  ${s.label} ÷ ${sides[0]!.label}: server CPU ${pct(b.cpu / b.n / (a.cpu / a.n))} (median of the rounds' ratios ${pct(median(r))}, range ${pct(Math.min(...r))} … ${pct(Math.max(...r))})` +
+          (s.dbCpu ? `, PostgreSQL CPU ${pct(b.db / a.db)}, server+db ${pct((b.cpu + b.db) / (a.cpu + a.db))}` : '') +
+          `, wall ${pct(b.wall / a.wall)}`,
+      );
+    }
   }
 }
 
