@@ -11,7 +11,16 @@ export type TransactionClient = Omit<DatabaseClient, ITXClientDenyList>;
  * with `root`.
  */
 export function transactionScoped(root: DatabaseClient, tx: TransactionClient): DatabaseClient {
-  return new Proxy(root, { get: (target, key) => (key in tx ? Reflect.get(tx, key) : Reflect.get(target, key)) });
+  const scoped = new Proxy(root, { get: (target, key) => (key in tx ? Reflect.get(tx, key) : Reflect.get(target, key)) });
+  scopedClients.add(scoped);
+  return scoped;
+}
+
+const scopedClients = new WeakSet<object>();
+
+/** Whether `prisma` is a transaction's (`transactionScoped`): its statements run in that transaction. */
+export function isTransactionScoped(prisma: DatabaseClient): boolean {
+  return scopedClients.has(prisma);
 }
 
 /**

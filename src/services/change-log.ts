@@ -6,6 +6,7 @@ import { ValidationError } from '../domain/errors.ts';
 import { type Change, type ChangeAction, type ChangeBus, type ChangeKind } from './changes.ts';
 import type { Context } from './context.ts';
 import { retryOnWriteConflict, wholeWrite } from './retry.ts';
+import { isSlugConflict } from './slugs.ts';
 import { detached } from '../telemetry/tracing.ts';
 import { withRenewedBudget } from '../db/request-budget.ts';
 
@@ -147,15 +148,24 @@ export async function readChanges(db: DatabaseClient, opts: ReadChangesOptions =
   const limit = Math.max(1, Math.min(opts.limit ?? 100, 1_000));
   const types = opts.types?.length ? Prisma.sql`AND kind = ANY(${[...opts.types]}::text[])` : Prisma.empty;
   const actions = opts.actions?.length ? Prisma.sql`AND action = ANY(${[...opts.actions]}::text[])` : Prisma.empty;
-  const rows = await db.$queryRaw<LogRecord[]>`
-    SELECT txid, seq, kind, action, "recordId", "beforeStatus", "beforeAuthorId", "committedAt"
-    FROM "ChangeLog"
-    WHERE (txid, seq) > (${from.txid}, ${from.seq}) AND txid < ${HORIZON} ${types} ${actions}
-    ORDER BY txid, seq
-    LIMIT ${limit}`;
-  // Checked after the read: a prune between the two cannot go unnoticed.
-  if (opts.after && after(await prunedUpTo(db), from)) throw expired('after');
-  return rows.map(toRow);
+  // The rows and the mark of the last prune in one statement, hence one snapshot: a prune that
+  // removed rows after the cursor is seen with its mark, one that did not commit yet removed nothing
+  // read here. One row at least (the mark), with null columns of the log when none is after `after`.
+  const rows = await db.$queryRaw<(Omit<LogRecord, 'txid' | 'seq'> & { txid: bigint | null; seq: bigint | null; prunedTxid: bigint | null; prunedSeq: bigint | null })[]>`
+    SELECT p.txid AS "prunedTxid", p.seq AS "prunedSeq", c.*
+    FROM (SELECT 1) one
+    LEFT JOIN "ChangeLogPruned" p ON p.id = 1
+    LEFT JOIN LATERAL (
+      SELECT txid, seq, kind, action, "recordId", "beforeStatus", "beforeAuthorId", "committedAt"
+      FROM "ChangeLog"
+      WHERE (txid, seq) > (${from.txid}, ${from.seq}) AND txid < ${HORIZON} ${types} ${actions}
+      ORDER BY txid, seq
+      LIMIT ${limit}
+    ) c ON true
+    ORDER BY c.txid, c.seq`;
+  const mark = rows[0];
+  if (opts.after && mark?.prunedTxid != null && after({ txid: mark.prunedTxid, seq: mark.prunedSeq! }, from)) throw expired('after');
+  return rows.filter((r): r is typeof r & LogRecord => r.txid !== null).map(toRow);
 }
 
 /** The cursor of "now": right after the newest row below the horizon (everything before it is readable). */
@@ -233,21 +243,34 @@ class ChangeRecorder implements ChangeBus {
  * client is the transaction and whose `publishChange` collects; the rows are inserted before the
  * commit, and the changes published on the bus after it. Nested writes (a write calling another,
  * or the import's transaction around one record) join the outer one. The transaction is run again
- * on a deadlock or serialization failure, as single writes were (retry.ts).
+ * on a deadlock or serialization failure, as single writes were (retry.ts), and on a slug taken
+ * meanwhile (writeWithUniqueSlug joins it without a savepoint).
  */
 export async function recordChanges<T>(ctx: Context, write: (ctx: Context) => Promise<T>): Promise<T> {
   if (ctx.changes instanceof ChangeRecorder) return write(ctx);
   const recorder = new ChangeRecorder(ctx.changes);
-  const result = await retryOnWriteConflict(() =>
-    inTransaction(ctx.prisma, (tx) =>
-      wholeWrite.run(true, async () => {
-        recorder.pending = [];
-        const value = await write({ ...ctx, origin: ctx.origin ?? ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
-        await appendChanges(tx, recorder.pending);
-        return value;
-      }),
-    ),
-  );
+  const run = () =>
+    retryOnWriteConflict(() =>
+      inTransaction(ctx.prisma, (tx) =>
+        wholeWrite.run(true, async () => {
+          recorder.pending = [];
+          const value = await write({ ...ctx, origin: ctx.origin ?? ctx, prisma: transactionScoped(ctx.prisma, tx), changes: recorder });
+          await appendChanges(tx, recorder.pending);
+          return value;
+        }),
+      ),
+    );
+  let result: T;
+  // A slug taken by a concurrent writer (from another base: `x-2` beside `x`) aborted the
+  // transaction: writeWithUniqueSlug runs without a savepoint in here. The next run finds it taken.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      result = await run();
+      break;
+    } catch (error) {
+      if (!isSlugConflict(error) || attempt >= 5) throw error;
+    }
+  }
   for (const change of recorder.pending) recorder.bus.publish(change);
   return result;
 }
@@ -262,6 +285,8 @@ type RowsListener = (rows: readonly ChangeLogRow[]) => void;
 
 /** How often the tailer reads the log without a wake-up (the bus away, or a wake-up lost). */
 const POLL_MS = 1_000;
+/** How long a wake-up waits for the others of the same write (one bus message per change). */
+const WAKE_GATHER_MS = 5;
 const BATCH = 500;
 
 /**
@@ -277,6 +302,7 @@ export class ChangeLogTailer {
   private readonly rowsListeners = new Set<RowsListener>();
   private readonly advanceListeners = new Set<() => void>();
   private reading = false;
+  private gathering = false;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -339,9 +365,27 @@ export class ChangeLogTailer {
     return { rows: Number(row?.rows ?? 0), seconds: Math.max(0, row?.seconds ?? 0) };
   }
 
-  /** Reads now (a wake-up); wake-ups while it reads collapse into one more read. */
+  /**
+   * Reads soon (a wake-up): the wake-ups of the next few milliseconds, and those while it reads,
+   * collapse into one read. A write publishes one bus message per change (the event, its terms), each
+   * a wake-up of its own; reading once for all of them is what keeps a write's cost here to one
+   * statement.
+   */
   wake(): void {
-    if (!this.position) return;
+    if (!this.position || this.gathering) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.gathering = true;
+    const timer = setTimeout(() => {
+      this.gathering = false;
+      this.read();
+    }, WAKE_GATHER_MS);
+    timer.unref();
+  }
+
+  private read(): void {
     if (this.reading) {
       this.again = true;
       return;

@@ -17,11 +17,10 @@ import { stamp } from './clock.ts';
 import { prefetchImages, resolveImageRef } from './images.ts';
 import type { EventInput, LinkedRef } from './event-input.ts';
 import { createLinkedPost } from './linked-posts.ts';
-import { insertPost, locatePost, writeTrashed, type PostAddress } from './posts.ts';
+import { insertPost, locatePost, lookupWhere, writeTrashed, type PostAddress } from './posts.ts';
 import { resolvePublicationDate } from './publication.ts';
 import {
   forEachSeriesMember,
-  markOverride,
   materializeSeries,
   prepareSeries,
   seriesData,
@@ -263,9 +262,7 @@ export async function updateEvent(ctx: Context, address: PostAddress, input: Eve
   ctx = await prefetchImages(ctx, imagesOf(input));
   input = await filterHtmlFields(ctx.viewer, input, HTML_FIELDS);
   if (scope !== 'THIS' || input.recurrence) return updateSeries(ctx, address, input, scope, writeEvent);
-  const id = await writeEvent(ctx, address, input);
-  await markOverride(ctx, id);
-  return id;
+  return retryOnVanishedLink(() => writeEventRow(ctx, address, input, true), EVENT_LINKS);
 }
 
 /** `updateEvent`'s write of one event row, run again when a record it links vanished meanwhile (retry.ts). */
@@ -273,15 +270,22 @@ function writeEvent(ctx: Context, address: PostAddress, input: EventInput): Prom
   return retryOnVanishedLink(() => writeEventRow(ctx, address, input), EVENT_LINKS);
 }
 
-const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput): Promise<number> => {
-  const row = await locatePost(ctx, 'EVENT', address);
+/**
+ * With `override` (a scope-THIS write: every REST write too), an occurrence keeps its own time and
+ * fields from now on: marked in the same transaction, with the dates the update returned.
+ */
+const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input: EventInput, override = false): Promise<number> => {
+  // The row and its terms in one statement, which also answers locatePost's question (one round trip
+  // less per update than locating, then reading); locatePost tells why when there is none.
+  const include = { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } } as const;
+  const where = lookupWhere(address);
+  const found =
+    (where && (await ctx.prisma.event.findUnique({ where, include }))) ??
+    (await ctx.prisma.event.findUniqueOrThrow({ where: { id: (await locatePost(ctx, 'EVENT', address)).id }, include }));
+  const { categories: categoriesBefore, tags: tagsBefore, ...current } = found;
+  const row = current;
   validateInput(input, false);
   const viewer = requireEditable(ctx, row);
-  // The row and its terms in one statement: one round trip less per update.
-  const { categories: categoriesBefore, tags: tagsBefore, ...current } = await ctx.prisma.event.findUniqueOrThrow({
-    where: { id: row.id },
-    include: { categories: { select: { categoryId: true } }, tags: { select: { tagId: true } } },
-  });
   const termsBefore = termChanges(
     categoriesBefore.map((c) => c.categoryId),
     tagsBefore.map((t) => t.tagId),
@@ -321,13 +325,17 @@ const writeEventRow = recorded(async (ctx: Context, address: PostAddress, input:
   const movesCounts = links.categories !== undefined || links.tags !== undefined || data.status !== undefined;
   const write = async (db: TransactionClient, slug?: string) => {
     if (movesCounts) await lockCountedRows(db, row.id, links);
-    return db.event.update({ where: { id: row.id }, data: { ...data, ...(slug ? { slug } : {}) }, select: { id: true } });
+    return db.event.update({
+      where: { id: row.id },
+      data: { ...data, ...(slug ? { slug } : {}) },
+      select: { startLocal: true, endLocal: true, startUtc: true, endUtc: true },
+    });
   };
-  if (wantsSlug && slugify(wantsSlug) !== current.slug) {
-    await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id });
-  } else {
-    await retryOnWriteConflict(() => (movesCounts ? inTransaction(ctx.prisma, (tx) => write(tx)) : write(ctx.prisma)));
-  }
+  const dates =
+    wantsSlug && slugify(wantsSlug) !== current.slug
+      ? await writeWithUniqueSlug(ctx.prisma, 'EVENT', wantsSlug, write, { exceptId: row.id })
+      : await retryOnWriteConflict(() => (movesCounts ? inTransaction(ctx.prisma, (tx) => write(tx)) : write(ctx.prisma)));
+  if (override) await ctx.prisma.eventOccurrence.updateMany({ where: { eventId: row.id }, data: { ...dates, overridden: true } });
   // The terms after the write: those it set, the others as they were (no read back).
   const termsAfter = termChanges(links.categories ?? categoriesBefore.map((c) => c.categoryId), links.tags ?? tagsBefore.map((t) => t.tagId));
   publishChange(ctx, { kind: 'EVENT', id: row.id, action: 'UPDATED', before: row }, ...termsBefore, ...termsAfter);

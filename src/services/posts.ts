@@ -27,7 +27,7 @@ function findBy(ctx: Context, kind: PostKind, where: { id: number } | { slug: st
 }
 
 /** The unique condition an address names (ID first, else the normalized slug); null when it names nothing. */
-function lookupWhere(address: PostAddress): { id: number } | { slug: string } | null {
+export function lookupWhere(address: PostAddress): { id: number } | { slug: string } | null {
   if (address.id !== undefined && address.id !== null) return { id: address.id };
   if (address.slug === undefined || address.slug === null) return null;
   const slug = normalizeSlugLookup(address.slug);

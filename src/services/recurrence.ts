@@ -356,13 +356,6 @@ export type RecurrenceScope = 'THIS' | 'THIS_AND_FOLLOWING' | 'ALL';
 /** `updateEvent`'s plain write of one event row (passed in: events.ts imports this module). */
 type WriteEvent = (ctx: Context, address: { id: number }, input: EventInput) => Promise<number>;
 
-/** After a scope-THIS write (every REST write too): an occurrence keeps its own time and fields from now on. */
-export async function markOverride(ctx: Context, id: number): Promise<void> {
-  const event = await ctx.prisma.event.findUnique({ where: { id }, select: { startLocal: true, endLocal: true, startUtc: true, endUtc: true } });
-  if (!event) return;
-  await ctx.prisma.eventOccurrence.updateMany({ where: { eventId: id }, data: { ...event, overridden: true } });
-}
-
 const wallList = (dates: Date[]) => dates.map(dateToWallClock);
 const shift = (dates: Date[], delta: number) => dates.map((d) => new Date(d.getTime() + delta));
 

@@ -1,9 +1,9 @@
 import { Prisma, type Taxonomy } from '../../prisma/generated/client/client.ts';
 import type { PostKind } from '../db/tables.ts';
 import type { DatabaseClient } from '../db/input-guard.ts';
-import { inTransaction, lockKeys, type TransactionClient } from '../db/transactions.ts';
+import { inTransaction, isTransactionScoped, lockKeys, type TransactionClient } from '../db/transactions.ts';
 import { MAX_SLUG_LENGTH, nextSlugCandidate, slugify } from '../domain/slug.ts';
-import { retryOnWriteConflict } from './retry.ts';
+import { retryOnWriteConflict, wholeWrite } from './retry.ts';
 
 /** Every kind of record with a slug unique per kind. */
 export type SlugKind = PostKind | Taxonomy;
@@ -78,6 +78,13 @@ export async function writeWithUniqueSlug<T>(
   opts: UniqueSlugOptions = {},
 ): Promise<T> {
   const base = slugify(wanted) || 'untitled';
+  if (wholeWrite.getStore() && isTransactionScoped(prisma)) {
+    // Inside a whole write's transaction (change-log.ts), whose client `prisma` is: joined without a
+    // savepoint of its own (two statements less). A slug conflict aborts that transaction, and
+    // `recordChanges` runs the whole write again, which finds the slug taken.
+    await lockSlugBases(prisma, kind, [base, ...(opts.alsoLock ?? [])]);
+    return write(prisma, await freeSlug(prisma, kind, base, opts.exceptId ?? null));
+  }
   for (let attempt = 1; ; attempt++) {
     try {
       return await retryOnWriteConflict(() =>

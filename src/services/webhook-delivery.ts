@@ -26,7 +26,8 @@ import { detached, fail, inNewTrace, SpanKind, withTraceparent } from '../teleme
  *    retried on an exponential schedule until `giveUpAfterMs` (three days) after it was queued.
  *    An endpoint whose every attempt failed for `disableAfterMs` is disabled, with the reason.
  *
- * The log's wake-up hook starts a pass as soon as a change commits; a poll is the fallback.
+ * The log's wake-up hook starts a pass as soon as a change commits (while an endpoint is enabled); a
+ * poll is the fallback.
  */
 
 /** One change of the change log as the dispatcher reads it. */
@@ -142,8 +143,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     if (count) log?.info({ deliveries: count }, 'webhook deliveries pruned');
   }
 
-  /** Queues the changes after each enabled endpoint's cursor. */
-  async function enqueue(): Promise<void> {
+  /** Queues the changes after each enabled endpoint's cursor; returns how many endpoints are enabled. */
+  async function enqueue(): Promise<number> {
     const endpoints = await prisma.webhookEndpoint.findMany({
       where: { enabled: true },
       select: { id: true, types: true, actions: true, cursor: true },
@@ -211,6 +212,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
         if (changes.length < BATCH) break;
       }
     }
+    return endpoints.length;
   }
 
   /** Claims up to `limit` due deliveries for this process (a lease of twice the answer time). */
@@ -328,12 +330,28 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = true;
-  let unsubscribe = () => {};
+  let unsubscribe: (() => void) | null = null;
 
   async function pass(): Promise<void> {
-    await enqueue();
-    await deliverDue();
+    const enabled = await enqueue();
+    follow(enabled > 0);
+    // Only an enabled endpoint's deliveries are claimed.
+    if (enabled) await deliverDue();
     await prune();
+  }
+
+  /**
+   * Listens to the log's wake-up hook only while an endpoint is enabled: without one (a calendar
+   * without webhooks) a write costs no pass, nor the log read that wakes it. The poll goes on and
+   * finds an endpoint enabled since (by any instance) within `pollMs`; its cursor, kept in the
+   * database, holds the changes of the meantime.
+   */
+  function follow(on: boolean): void {
+    if (on && !unsubscribe && !stopped) unsubscribe = feed.onAdvance?.(wake) ?? null;
+    else if (!on && unsubscribe) {
+      unsubscribe();
+      unsubscribe = null;
+    }
   }
 
   function wake(): void {
@@ -359,7 +377,6 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     start() {
       if (!stopped) return;
       stopped = false;
-      unsubscribe = feed.onAdvance?.(wake) ?? (() => {});
       timer = setInterval(wake, pollMs);
       timer.unref();
       wake();
@@ -367,7 +384,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions): WebhookDispatc
     async stop() {
       stopped = true;
       clearInterval(timer);
-      unsubscribe();
+      follow(false);
       await running;
     },
     runOnce: pass,
