@@ -112,6 +112,44 @@ export interface StartOptions {
 
 const children = new Set<ChildProcess>();
 
+/**
+ * Cleanups of a bench that starts pieces of its own (a PostgreSQL, a Redis, instances): `add` them as
+ * they start; `run` undoes them newest first (once) and kills the children left, also on SIGINT or
+ * SIGTERM, then exits.
+ */
+export function cleanupsOnExit(log: (msg: string) => void): { add: (undo: () => unknown) => void; run: () => Promise<void> } {
+  const undo: (() => unknown)[] = [];
+  let ran = false;
+  async function run() {
+    if (ran) return;
+    ran = true;
+    for (const c of undo.splice(0).reverse()) await Promise.resolve().then(c).catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
+    killChildren();
+  }
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      log(`${signal}: stopping everything it started`);
+      void run().finally(() => process.exit(130));
+    });
+  }
+  return { add: (c) => void undo.push(c), run };
+}
+
+/** The CPU time (ms) of each client backend of the client's database but its own, by PID. */
+export function dbCpuReader(client: pg.Client): () => Promise<Map<number, number>> {
+  return async () => {
+    const { rows } = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    const out = new Map<number, number>();
+    for (const { pid } of rows) {
+      const ms = readCpuMs(pid);
+      if (ms !== null) out.set(pid, ms);
+    }
+    return out;
+  };
+}
+
 /** Kills what is still running (bench aborted): only the processes this bench started. */
 export function killChildren() {
   for (const c of children) {

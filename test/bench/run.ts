@@ -69,7 +69,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { DateTime } from 'luxon';
 import pg from 'pg';
 import { runLoad, type LoadResult } from './load.ts';
-import { killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } from './process.ts';
+import { dbCpuReader, killChildren, readCpuMs, ROOT, rssSampler, startChild, type Child } from './process.ts';
 import { formatProfile, summarizeCpuProfile, type ProfileSummary } from './profile.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
 import { eventsArchiveDocument, formatUncachedPage, measureUncachedPage, type UncachedPage } from './uncached-page.ts';
@@ -417,19 +417,6 @@ async function sqlPerRequest(child: Child, sc: Scenario, seed: SeedInfo) {
 /** CPU used by the PostgreSQL backends connected to one database, per backend pid. */
 type DbCpu = () => Promise<Map<number, number>>;
 
-function dbCpuReader(client: pg.Client): DbCpu {
-  return async () => {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-    );
-    const out = new Map<number, number>();
-    for (const { pid } of rows) {
-      const ms = readCpuMs(pid);
-      if (ms !== null) out.set(pid, ms);
-    }
-    return out;
-  };
-}
 
 async function measure(
   child: Child,

@@ -27,7 +27,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { killChildren, readCpuMs, readRss, ROOT, rssSampler, startChild, type Child } from './process.ts';
+import { cleanupsOnExit, readCpuMs, readRss, ROOT, rssSampler, startChild, type Child } from './process.ts';
 import { seedUrl } from './seed.ts';
 import { shippedEnv } from './topology/env.ts';
 import { NS, restEvent } from './topology/operations.ts';
@@ -61,17 +61,7 @@ const SUBSCRIPTION = 'subscription Fanout { eventChanged { cursor action event {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (msg: string) => process.stderr.write(`fanout: ${msg}\n`);
 
-const cleanups: (() => unknown)[] = [];
-async function cleanup() {
-  for (const c of cleanups.splice(0).reverse()) await Promise.resolve().then(c).catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
-  killChildren();
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    log(`${signal}: stopping everything it started`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const { add: cleanupLater, run: cleanup } = cleanupsOnExit(log);
 
 /* ------------------------------------------------------------------------------ subscribers */
 
@@ -362,9 +352,9 @@ async function main(): Promise<number> {
   execFileSync(process.execPath, ['src/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-fanout-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when this runs as root
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanupLater(() => rmSync(dir, { recursive: true, force: true }));
   const postgres = await startPostgres(path.join(dir, 'pg'), await freePort());
-  cleanups.push(() => postgres.stop());
+  cleanupLater(() => postgres.stop());
   log(`PostgreSQL of its own (${path.join(dir, 'pg')})`);
   await seedUrl(postgres.url, undefined, { events: 200, progress: false });
   let ok = true;

@@ -29,7 +29,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { killChildren, ROOT, startChild, type Child } from './process.ts';
+import { cleanupsOnExit, ROOT, startChild, type Child } from './process.ts';
 import { seedUrl } from './seed.ts';
 import { hotTitle, hotVersions, Load, STALE_AFTER_MS, type Hot, type Request } from './topology/load.ts';
 import { HOT_QUERY, NS, restEvent } from './topology/operations.ts';
@@ -59,20 +59,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /* ------------------------------------------------------------------------------ cleanup */
 
-const cleanups: (() => unknown)[] = [];
-let cleaned = false;
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  for (const c of cleanups.splice(0).reverse()) await Promise.resolve().then(c).catch((e: unknown) => log(`cleanup: ${(e as Error).message}`));
-  killChildren();
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    log(`${signal}: stopping everything it started`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const { add: cleanupLater, run: cleanup } = cleanupsOnExit(log);
 
 /* ------------------------------------------------------------------------------ the cluster */
 
@@ -96,17 +83,17 @@ async function startInstance(cluster: Pick<Cluster, 'env' | 'ports'>, i: number)
 async function startCluster(): Promise<Cluster> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-topology-'));
   chmodSync(dir, 0o755); // PostgreSQL runs as its own user when this runs as root
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanupLater(() => rmSync(dir, { recursive: true, force: true }));
   const [pgPort, redisPort, varnishPort, hookPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort(), ...Array.from({ length: INSTANCES }, freePort)]);
   const postgres = await startPostgres(path.join(dir, 'pg'), pgPort!);
-  cleanups.push(() => postgres.stop());
+  cleanupLater(() => postgres.stop());
   log(`PostgreSQL of its own on port ${pgPort} (${path.join(dir, 'pg')})`);
   const cluster: Partial<Cluster> = { dir, postgres, redisPort: redisPort!, ports };
   cluster.redis = await startRedis(redisPort!);
-  cleanups.push(() => killRedis(cluster.redis!));
+  cleanupLater(() => killRedis(cluster.redis!));
   log(`Redis of its own on port ${redisPort}`);
   cluster.webhooks = await startWebhookReceiver(hookPort!);
-  cleanups.push(() => cluster.webhooks!.close());
+  cleanupLater(() => cluster.webhooks!.close());
   cluster.seed = await seedUrl(postgres.url, undefined, { events: SEED_EVENTS, progress: false });
   const edge = `http://127.0.0.1:${varnishPort}`;
   // What each instance needs: the shipped deploy/systemd/cal-events.env, with this machine's addresses.
@@ -127,10 +114,10 @@ async function startCluster(): Promise<Cluster> {
     CAL_WEBHOOK_RETRY_MAX_MS: '5000',
   };
   cluster.instances = await Promise.all(Array.from({ length: INSTANCES }, (_, i) => startInstance(cluster as Cluster, i)));
-  cleanups.push(() => Promise.all(cluster.instances!.map((c) => c.kill())));
+  cleanupLater(() => Promise.all(cluster.instances!.map((c) => c.kill())));
   log(`${INSTANCES} instances on ports ${ports.join(', ')}`);
   cluster.varnish = await startVarnish(varnishPort!, ports.map((p) => `http://127.0.0.1:${p}`), 128);
-  cleanups.push(() => cluster.varnish!.stop());
+  cleanupLater(() => cluster.varnish!.stop());
   log(`Varnish on ${edge}`);
   return cluster as Cluster;
 }
@@ -555,7 +542,7 @@ async function main(): Promise<number> {
     sseSubscriber('instance 3 (SSE)', `http://127.0.0.1:${c.ports[2]}`),
     wsSubscriber('edge (WebSocket through Varnish)', edge),
   ];
-  cleanups.push(() => subs.forEach((s) => s.close()));
+  cleanupLater(() => subs.forEach((s) => s.close()));
   // The webhook endpoint, registered as an administrator would (GraphQL), before any write.
   const added = await fetch(`${edge}/graphql`, {
     method: 'POST',
@@ -570,7 +557,7 @@ async function main(): Promise<number> {
   c.webhooks.setSecret(hook.webhookEndpoint.secret);
   log(`webhook receiver on ${c.webhooks.url}`);
   const load = new Load({ edge, auth: AUTH, hot, readUrls, readers: 4, readThinkMs: 40, restWriters: 2, writeThinkMs: 600 });
-  cleanups.push(() => load.stop());
+  cleanupLater(() => load.stop());
   await sleep(1_000); // subscribers connected
   load.start();
   log(`load running: 4 readers over ${readUrls.length} URLs, 2 REST writers and 1 GraphQL writer, ${subs.length} subscribers; ${SHORT ? 'short run' : 'full run'}`);

@@ -24,7 +24,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { killChildren, readCpuMs, ROOT, startChild, withAdminClient, type Child } from './process.ts';
+import { dbCpuReader, killChildren, readCpuMs, ROOT, startChild, withAdminClient, type Child } from './process.ts';
 import { seedUrl, type SeedInfo } from './seed.ts';
 
 const env = process.env;
@@ -157,17 +157,7 @@ async function prepare(backend: string, rev: { root: string; label: string }, i:
     const client = new pg.Client({ connectionString: url.href });
     await client.connect();
     cleanups.push(() => client.end());
-    dbCpu = async () => {
-      const { rows } = await client.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-      );
-      const out = new Map<number, number>();
-      for (const { pid } of rows) {
-        const ms = readCpuMs(pid);
-        if (ms !== null) out.set(pid, ms);
-      }
-      return out;
-    };
+    dbCpu = dbCpuReader(client);
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cal-write-cost-data-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
