@@ -81,4 +81,14 @@ export function listEnvelopeSchema(collection: string, component: string): JsonS
 }
 
 /** The JSON-LD a single read adds (json-ld.ts), as schema.org's vocabulary shapes it. */
+/** The WordPress post members every post kind (event, venue, organizer) presents alike, in their order. */
+export const POST_MEMBERS: Record<string, JsonSchema> = {
+  status: { type: 'string' },
+  date: { type: 'string' },
+  date_utc: { type: 'string' },
+  modified: { type: 'string' },
+  modified_utc: { type: 'string' },
+  url: { type: 'string' },
+};
+
 export const JSON_LD: JsonSchema = { type: 'object', description: 'schema.org JSON-LD of the record (single reads only).' };

@@ -1,5 +1,5 @@
 /** The JSON Schema of presenter.ts's event (a locked event: redact.ts's replacements included). */
-import { IMAGE_OR_FALSE, JSON_LD, orNull, ref } from '../../presenters/schema.ts';
+import { IMAGE_OR_FALSE, JSON_LD, orNull, POST_MEMBERS, ref } from '../../presenters/schema.ts';
 import type { JsonSchema } from '../../wp/schema.ts';
 
 const text = { type: 'string' };
@@ -10,12 +10,7 @@ const MEMBERS: Record<string, JsonSchema> = {
   global_id: text,
   global_id_lineage: { type: 'array', items: text },
   author: { type: 'string', pattern: '^\\d+$', description: 'The author’s user ID, as text (TEC sends a string; "0" when none).' },
-  status: text,
-  date: text,
-  date_utc: text,
-  modified: text,
-  modified_utc: text,
-  url: text,
+  ...POST_MEMBERS,
   rest_url: text,
   title: text,
   description: text,

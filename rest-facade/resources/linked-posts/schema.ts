@@ -2,7 +2,7 @@
  * What the venue and organizer schemas share (presenter.ts `presentLinkedPost`): empty members are
  * omitted (PHP `array_filter`), so only the members never empty are required.
  */
-import { IMAGE_OR_FALSE, JSON_LD } from '../../presenters/schema.ts';
+import { IMAGE_OR_FALSE, JSON_LD, POST_MEMBERS } from '../../presenters/schema.ts';
 import type { JsonSchema } from '../../wp/schema.ts';
 
 const text = { type: 'string' };
@@ -16,12 +16,7 @@ export function linkedPostSchema(kind: 'venue' | 'organizer', members: Record<st
     properties: {
       id: { type: 'integer' },
       author: { type: 'string', pattern: '^\\d+$', description: 'The author’s user ID, as text (TEC sends a string).' },
-      status: text,
-      date: text,
-      date_utc: text,
-      modified: text,
-      modified_utc: text,
-      url: text,
+      ...POST_MEMBERS,
       [kind]: text,
       description: text,
       excerpt: text,
