@@ -91,13 +91,18 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     await drop();
   });
 
-  it("one REST request with a traceparent: one trace under the caller's ID, HTTP → REST route → GraphQL operation → SQL, and its log line", async () => {
+  /** A published event of an hour on `day`, created over REST by the administrator. */
+  const createEvent = async (title: string, day: string) => {
     const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
       method: 'POST',
       headers: { authorization: ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Traced concert', status: 'publish', start_date: '2030-06-01 10:00:00', end_date: '2030-06-01 11:00:00' }),
+      body: JSON.stringify({ title, status: 'publish', start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00` }),
     });
     expect(created.status).toBe(201);
+  };
+
+  it("one REST request with a traceparent: one trace under the caller's ID, HTTP → REST route → GraphQL operation → SQL, and its log line", async () => {
+    await createEvent('Traced concert', '2030-06-01');
 
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
@@ -154,12 +159,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       body: JSON.stringify({ query: 'mutation ($input: AddWebhookEndpointInput!) { addWebhookEndpoint(input: $input) { __typename } }', variables: { input: { url: hooks.url, types: ['EVENT'] } } }),
     });
     expect(await added.json()).toEqual({ data: { addWebhookEndpoint: { __typename: 'AddWebhookEndpointSuccess' } } });
-    const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
-      method: 'POST',
-      headers: { authorization: ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Hooked', status: 'publish', start_date: '2030-07-01 10:00:00', end_date: '2030-07-01 11:00:00' }),
-    });
-    expect(created.status).toBe(201);
+    await createEvent('Hooked', '2030-07-01');
 
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !hooks.headers.length) await new Promise((r) => setTimeout(r, 100));
@@ -178,12 +178,7 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   }, 120_000);
 
   it('CAL_TRACE_RESOLVERS: each resolver of its own is a span under the operation, with its SQL below it', async () => {
-    const created = await fetch(`${base}/wp-json/cal/events/v1/events`, {
-      method: 'POST',
-      headers: { authorization: ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Resolved', status: 'publish', start_date: '2030-08-01 10:00:00', end_date: '2030-08-01 11:00:00' }),
-    });
-    expect(created.status).toBe(201);
+    await createEvent('Resolved', '2030-08-01');
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     const res = await fetch(`${base}/graphql`, {
       method: 'POST',
